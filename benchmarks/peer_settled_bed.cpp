@@ -1,0 +1,57 @@
+// The settled-bed scenario as benchmarks/peers/run.sh runs it for every code:
+//   peer_settled_bed <initial bed CSV> <N> <threads> [settled CSV out]
+// settles for SETTLE_STEPS (default 30000) steps, then times TIMED_STEPS (default 2000) steps
+// and prints particle_steps_per_s, bed height, interior packing fraction and contacts/particle.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+#include "settled_bed.hpp"
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: peer_settled_bed <bed.csv> <N> <threads> [settled.csv]\n");
+    return 2;
+  }
+  try {
+    const dem::particle_set bed = bench::read_bed(argv[1]);
+    const long n = std::atol(argv[2]);
+    const int threads = std::atoi(argv[3]);
+    if (n != static_cast<long>(bed.size())) throw std::invalid_argument("N = " + std::string(argv[2]) + " but the bed has " + std::to_string(bed.size()) + " particles");
+    if (threads < 1) throw std::invalid_argument("threads must be >= 1, got " + std::string(argv[3]));
+#if defined(_OPENMP)
+    omp_set_num_threads(threads);
+#endif
+    const long settle = std::getenv("SETTLE_STEPS") ? std::atol(std::getenv("SETTLE_STEPS")) : 30000;
+    const long timed = std::getenv("TIMED_STEPS") ? std::atol(std::getenv("TIMED_STEPS")) : 2000;
+    dem::Simulator<dem::policies<>, dem::backend::host> sim(bench::bed_config(bed));
+    bench::setup(sim, bed);
+    sim.step(settle);
+    const auto t0 = std::chrono::steady_clock::now();
+    sim.step(timed);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto snap = sim.snapshot();
+    const double h = dem::analysis::bed_height(snap);
+    const double side = sim.config().domain.hi.x, m = 4e-3;
+    const double phi = h > 3 * m ? dem::analysis::packing_fraction(snap, {{m, m, m}, {side - m, side - m, h - m}}) : 0.0;
+    if (argc > 4) {
+      std::ofstream out(argv[4]);
+      out << "x,y,z,r\n" << std::setprecision(17);
+      for (std::size_t i = 0; i < snap.size(); ++i)
+        out << snap.position[i].x << ',' << snap.position[i].y << ',' << snap.position[i].z << ',' << snap.radius[i] << '\n';
+    }
+    std::printf("seconds=%.4f particle_steps_per_s=%.4e bed_height=%.6e packing_fraction=%.4f contacts_per_particle=%.3f lost=%u\n", s,
+                static_cast<double>(n) * timed / s, h, phi, 2.0 * sim.num_touching_pairs() / static_cast<double>(n), sim.num_lost());
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "peer_settled_bed: %s\n", e.what());
+    return 1;
+  }
+}

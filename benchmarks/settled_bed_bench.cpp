@@ -1,0 +1,77 @@
+// Google Benchmark: the settled bed (see settled_bed.hpp). Names are
+// <scenario>/<backend>/<force law>/<N>, e.g. settled_bed/host/hertz_mindlin/10000.
+// The settled state is cached in the working directory (settled_bed_<law>_<N>.csv) because
+// settling 50,000 spheres takes minutes; delete the file to settle again.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+
+#include "settled_bed.hpp"
+
+namespace {
+
+template <class Force>
+dem::particle_set settled(std::size_t n) {
+  const std::string cache = std::string("settled_bed_") + Force::name + "_" + std::to_string(n) + ".csv";
+  if (std::filesystem::exists(cache)) return bench::read_bed(cache);
+  const dem::particle_set start = bench::initial_bed(n);
+  dem::Simulator<dem::policies<dem::shape::sphere, Force>, dem::backend::host> sim(bench::bed_config(start));
+  bench::setup(sim, start);
+  sim.advance(bench::settle_time);
+  const auto snap = sim.snapshot();
+  std::ofstream out(cache);
+  out << "x,y,z,r\n" << std::setprecision(17);
+  for (std::size_t i = 0; i < snap.size(); ++i)
+    if (snap.active[i]) out << snap.position[i].x << ',' << snap.position[i].y << ',' << snap.position[i].z << ',' << snap.radius[i] << '\n';
+  return bench::read_bed(cache);
+}
+
+template <class Backend, class Force, class Precision>
+void settled_bed(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const dem::particle_set bed = settled<Force>(n);
+  using Sim = dem::Simulator<dem::policies<dem::shape::sphere, Force, dem::integrate::velocity_verlet, Precision>, Backend>;
+  Sim sim(bench::bed_config(bench::initial_bed(n)));
+  sim.set_log(nullptr);
+  bench::setup(sim, bed);
+  sim.step(200);  // let contact history and the contact list form
+  const int steps = 100;
+  for (auto _ : state) {
+    sim.step(steps);
+    sim.backend().synchronize();
+  }
+  const double ps = static_cast<double>(bed.size()) * steps * static_cast<double>(state.iterations());
+  state.counters["particle_steps_per_s"] = benchmark::Counter(ps, benchmark::Counter::kIsRate);
+  state.counters["contacts_per_particle"] = 2.0 * static_cast<double>(sim.num_touching_pairs()) / static_cast<double>(bed.size());
+  state.counters["listed_pairs_per_particle"] = static_cast<double>(sim.num_listed_pairs()) / static_cast<double>(bed.size());
+  state.counters["bytes_per_particle"] =
+      static_cast<double>(Sim::bytes_per_particle()) +
+      static_cast<double>(Sim::bytes_per_contact()) * static_cast<double>(sim.num_listed_pairs()) / static_cast<double>(bed.size());
+  state.counters["threads"] = dem::backend::host::concurrency();
+}
+
+}  // namespace
+
+BENCHMARK(settled_bed<dem::backend::host, dem::force::hertz_mindlin, dem::precision::single>)
+    ->Name("settled_bed/host/hertz_mindlin")
+    ->Arg(10000)
+    ->Arg(50000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(2.0);
+BENCHMARK(settled_bed<dem::backend::host, dem::force::linear_spring_dashpot, dem::precision::single>)
+    ->Name("settled_bed/host/linear_spring_dashpot")
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(2.0);
+BENCHMARK(settled_bed<dem::backend::host, dem::force::hertz_mindlin, dem::precision::double_>)
+    ->Name("settled_bed/host/hertz_mindlin_double")
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(2.0);
+
+BENCHMARK_MAIN();

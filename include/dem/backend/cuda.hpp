@@ -1,0 +1,326 @@
+#pragma once
+// backend::cuda — runs the toolkit's kernels on one NVIDIA GPU. Same interface and
+// semantics as backend::host (see host.hpp); primitives are CUB device-wide algorithms on
+// the default stream. Sorts are stable and reductions are run-to-run deterministic on a
+// given GPU (CUB fixes the reduction tree per architecture; no atomics are used).
+#if !defined(__CUDACC__)
+#error "dem/backend/cuda.hpp must be compiled by nvcc (a .cu file or LANGUAGE CUDA)"
+#endif
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cuda/functional>
+#include <cuda/std/functional>
+
+#include "dem/config.hpp"
+
+namespace dem::backend {
+
+namespace detail {
+
+[[noreturn]] inline void cuda_fail(cudaError_t err, const char* what) {
+  throw std::runtime_error(std::string("dem::backend::cuda: ") + what + " failed: " + cudaGetErrorString(err));
+}
+
+inline void cuda_check(cudaError_t err, const char* what) {
+  if (err != cudaSuccess) cuda_fail(err, what);
+}
+
+}  // namespace detail
+
+// Checks a CUDA runtime call; the message names the call as written.
+#define DEM_CUDA_CHECK(call) ::dem::backend::detail::cuda_check((call), #call)
+
+// True when the runtime sees at least one device; otherwise false with the reason in *why.
+inline bool cuda_device_available(std::string* why = nullptr) {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();  // clear it so the next checked call does not report it
+    if (why) *why = cudaGetErrorString(err);
+    return false;
+  }
+  if (count == 0) {
+    if (why) *why = "no CUDA device found";
+    return false;
+  }
+  return true;
+}
+
+namespace detail {
+
+inline constexpr unsigned block_size = 256;
+// Cap on the grid: grid-stride loops cover the rest, and the launch stays small for huge n.
+inline constexpr std::uint64_t max_blocks = 1u << 20;
+
+inline unsigned grid_for(std::uint64_t n) {
+  const std::uint64_t blocks = (n + block_size - 1) / block_size;
+  return static_cast<unsigned>(blocks < max_blocks ? blocks : max_blocks);
+}
+
+// 64-bit loop index: i + stride must not wrap when n is close to 2^32.
+template <class F>
+__global__ void __launch_bounds__(block_size) for_each_kernel(index_t n, F f) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    f(static_cast<index_t>(i));
+}
+
+template <class F>
+__global__ void __launch_bounds__(block_size) evaluate_kernel(index_t n, F f, double* out) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    out[i] = static_cast<double>(f(static_cast<index_t>(i)));
+}
+
+template <class T>
+__global__ void __launch_bounds__(block_size) fill_kernel(T* p, std::uint64_t n, T value) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    p[i] = value;
+}
+
+inline void check_launch(const char* what) {
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess) cuda_fail(err, what);
+}
+
+}  // namespace detail
+
+struct cuda {
+  static constexpr const char* name = "cuda";
+  static constexpr bool is_device = true;
+
+  // A contiguous array in device memory. Move-only: a copy would be a hidden cudaMalloc.
+  // Elements added by resize() are zeroed, matching host's value-initialisation.
+  template <class T>
+  class buffer {
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "dem::backend::cuda::buffer<T>: T must be trivially copyable (it is moved with cudaMemcpy)");
+
+   public:
+    buffer() = default;
+    explicit buffer(std::size_t n) { resize(n); }
+    ~buffer() { release(); }
+    buffer(const buffer&) = delete;
+    buffer& operator=(const buffer&) = delete;
+    buffer(buffer&& o) noexcept { swap(o); }
+    buffer& operator=(buffer&& o) noexcept {
+      if (this != &o) {
+        release();
+        swap(o);
+      }
+      return *this;
+    }
+
+    // Keeps the first min(old, n) elements; grows the allocation only when needed.
+    void resize(std::size_t n) {
+      if (n > capacity_) {
+        T* p = allocate(n);
+        if (size_ > 0) {
+          const cudaError_t err = cudaMemcpy(p, ptr_, size_ * sizeof(T), cudaMemcpyDeviceToDevice);
+          if (err != cudaSuccess) {
+            cudaFree(p);
+            detail::cuda_fail(err, "cudaMemcpy (buffer::resize)");
+          }
+        }
+        release();
+        ptr_ = p;
+        capacity_ = n;
+      }
+      if (n > size_) DEM_CUDA_CHECK(cudaMemset(ptr_ + size_, 0, (n - size_) * sizeof(T)));
+      size_ = n;
+    }
+    void clear() { release(); }
+    std::size_t size() const { return size_; }
+    T* data() { return ptr_; }
+    const T* data() const { return ptr_; }
+
+    void assign(const std::vector<T>& src) { assign(src.data(), src.size()); }
+    void assign(const T* src, std::size_t n) {
+      discard_resize(n);
+      if (n > 0) DEM_CUDA_CHECK(cudaMemcpy(ptr_, src, n * sizeof(T), cudaMemcpyHostToDevice));
+    }
+    void copy_to(std::vector<T>& dst) const {
+      dst.resize(size_);
+      copy_to(dst.data(), size_);
+    }
+    void copy_to(T* dst, std::size_t n) const {
+      if (n > 0) DEM_CUDA_CHECK(cudaMemcpy(dst, ptr_, n * sizeof(T), cudaMemcpyDeviceToHost));
+    }
+    std::vector<T> to_vector() const {
+      std::vector<T> v;
+      copy_to(v);
+      return v;
+    }
+    void fill(const T& value) {
+      if (size_ == 0) return;
+      detail::fill_kernel<T><<<detail::grid_for(size_), detail::block_size>>>(ptr_, size_, value);
+      detail::check_launch("buffer::fill kernel launch");
+    }
+    void swap(buffer& o) noexcept {
+      std::swap(ptr_, o.ptr_);
+      std::swap(size_, o.size_);
+      std::swap(capacity_, o.capacity_);
+    }
+    std::size_t bytes() const { return capacity_ * sizeof(T); }
+
+    // Sets the size to n without preserving contents (scratch space, or before an overwrite).
+    void discard_resize(std::size_t n) {
+      if (n > capacity_) {
+        release();
+        ptr_ = allocate(n);
+        capacity_ = n;
+      }
+      size_ = n;
+    }
+
+   private:
+    static T* allocate(std::size_t n) {
+      void* p = nullptr;
+      DEM_CUDA_CHECK(cudaMalloc(&p, n * sizeof(T)));
+      return static_cast<T*>(p);
+    }
+    void release() noexcept {
+      if (ptr_) cudaFree(ptr_);  // a destructor cannot throw; a failed free leaks at worst
+      ptr_ = nullptr;
+      size_ = capacity_ = 0;
+    }
+
+    T* ptr_ = nullptr;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
+  };
+
+  cuda() = default;
+  // The members are scratch only: a copy starts with empty scratch, so backends copy freely.
+  cuda(const cuda&) {}
+  cuda& operator=(const cuda&) { return *this; }
+  cuda(cuda&&) noexcept = default;
+  cuda& operator=(cuda&&) noexcept = default;
+
+  // Threads the current device keeps resident; 1 when there is no usable device.
+  static int concurrency() {
+    int dev = 0, sms = 0, per_sm = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, dev) != cudaSuccess ||
+        sms * per_sm <= 0) {
+      (void)cudaGetLastError();
+      return 1;
+    }
+    return sms * per_sm;
+  }
+
+  // f(i) for i in [0, n). Iterations must be independent. F is copied into the kernel, so
+  // it must be trivially copyable and its operator() callable on the device (DEM_HD).
+  template <class F>
+  void for_each(index_t n, const F& f) const {
+    if (n == 0) return;
+    detail::for_each_kernel<F><<<detail::grid_for(n), detail::block_size>>>(n, f);
+    detail::check_launch("for_each kernel launch");
+  }
+
+  // Stable sort of the first n (key, value) pairs by key (LSD radix sort over all key bits).
+  template <class Key>
+  void sort_pairs(buffer<Key>& keys, buffer<std::uint32_t>& values, index_t n) {
+    static_assert(std::is_same_v<Key, std::uint64_t> || std::is_same_v<Key, std::uint32_t>,
+                  "dem::backend::cuda::sort_pairs: Key must be std::uint64_t or std::uint32_t");
+    if (n <= 1) return;
+    key_alt_.discard_resize(static_cast<std::size_t>(n) * sizeof(Key));
+    value_alt_.discard_resize(n);
+    // DoubleBuffer halves the scratch: CUB ping-pongs between our arrays and the alternates.
+    cub::DoubleBuffer<Key> k(keys.data(), reinterpret_cast<Key*>(key_alt_.data()));
+    cub::DoubleBuffer<std::uint32_t> v(values.data(), value_alt_.data());
+    std::size_t temp = 0;
+    DEM_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp, k, v, n));
+    DEM_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(workspace(temp), temp, k, v, n));
+    if (k.Current() != keys.data())
+      DEM_CUDA_CHECK(cudaMemcpy(keys.data(), k.Current(), n * sizeof(Key), cudaMemcpyDeviceToDevice));
+    if (v.Current() != values.data())
+      DEM_CUDA_CHECK(cudaMemcpy(values.data(), v.Current(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice));
+  }
+
+  // In-place exclusive prefix sum of the first n entries; returns the total. The total is
+  // reduced separately with a 64-bit accumulator: the scanned values wrap at 2^32 (as on
+  // host), so "last input + last output" would be wrong once the total passes 2^32.
+  std::uint64_t exclusive_scan(buffer<std::uint32_t>& v, index_t n) {
+    if (n == 0) return 0;
+    std::uint32_t* p = v.data();
+    std::uint64_t* total = reinterpret_cast<std::uint64_t*>(scalar());
+    const ::cuda::std::plus<> plus{};
+    std::size_t temp_reduce = 0, temp_scan = 0;
+    DEM_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, temp_reduce, p, total, n, plus, std::uint64_t{0}));
+    DEM_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_scan, p, n));
+    void* ws = workspace(temp_reduce > temp_scan ? temp_reduce : temp_scan);
+    DEM_CUDA_CHECK(cub::DeviceReduce::Reduce(ws, temp_reduce, p, total, n, plus, std::uint64_t{0}));
+    DEM_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(ws, temp_scan, p, n));
+    std::uint64_t result = 0;
+    DEM_CUDA_CHECK(cudaMemcpy(&result, total, sizeof(result), cudaMemcpyDeviceToHost));
+    return result;
+  }
+
+  // Sum of f(i) over [0, n) in double. f is evaluated into scratch, then reduced by CUB.
+  template <class F>
+  double reduce_sum(index_t n, const F& f) {
+    if (n == 0) return 0.0;
+    return reduce(n, f, ::cuda::std::plus<>{}, 0.0, "reduce_sum evaluate kernel launch");
+  }
+
+  // Maximum of f(i) over [0, n) (-1e308 when n == 0), same floor as host.
+  template <class F>
+  double reduce_max(index_t n, const F& f) {
+    if (n == 0) return -1.0e308;
+    return reduce(n, f, ::cuda::maximum<>{}, -1.0e308, "reduce_max evaluate kernel launch");
+  }
+
+  // Waits for outstanding work; reports errors of earlier asynchronous kernels.
+  void synchronize() const { DEM_CUDA_CHECK(cudaDeviceSynchronize()); }
+
+ private:
+  template <class F, class Op>
+  double reduce(index_t n, const F& f, Op op, double init, const char* what) {
+    values_.discard_resize(n);
+    detail::evaluate_kernel<F><<<detail::grid_for(n), detail::block_size>>>(n, f, values_.data());
+    detail::check_launch(what);
+    double* out = reinterpret_cast<double*>(scalar());
+    std::size_t temp = 0;
+    DEM_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, temp, values_.data(), out, n, op, init));
+    DEM_CUDA_CHECK(cub::DeviceReduce::Reduce(workspace(temp), temp, values_.data(), out, n, op, init));
+    double result = 0.0;
+    DEM_CUDA_CHECK(cudaMemcpy(&result, out, sizeof(result), cudaMemcpyDeviceToHost));
+    return result;
+  }
+
+  // CUB scratch; grows only, so steady-state calls do not allocate. Never null: CUB reads
+  // a null scratch pointer as "query the size" and would silently do nothing.
+  void* workspace(std::size_t bytes) {
+    if (bytes == 0) bytes = 1;
+    if (bytes > workspace_.size()) workspace_.discard_resize(bytes);
+    return workspace_.data();
+  }
+  // One 8-byte device cell for a reduction result (uint64 or double).
+  void* scalar() {
+    if (scalar_.size() == 0) scalar_.discard_resize(1);
+    return scalar_.data();
+  }
+
+  buffer<unsigned char> workspace_;
+  buffer<unsigned char> key_alt_;
+  buffer<std::uint32_t> value_alt_;
+  buffer<double> values_;
+  buffer<std::uint64_t> scalar_;
+};
+
+}  // namespace dem::backend

@@ -1,0 +1,145 @@
+#pragma once
+// backend::host — runs the toolkit's kernels on the CPU: OpenMP over all cores when the
+// compiler has it, serial otherwise. Every primitive gives the same bits whatever the
+// thread count (sorts are stable, sums go through fixed-size chunks combined in order).
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <utility>
+#include <vector>
+
+#include "dem/config.hpp"
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+namespace dem::backend {
+
+struct host {
+  static constexpr const char* name = "host";
+  static constexpr bool is_device = false;
+
+  // A contiguous array in the backend's memory space (here: host memory).
+  template <class T>
+  class buffer {
+   public:
+    buffer() = default;
+    explicit buffer(std::size_t n) : v_(n) {}
+    void resize(std::size_t n) { v_.resize(n); }
+    void clear() { v_.clear(); v_.shrink_to_fit(); }
+    std::size_t size() const { return v_.size(); }
+    T* data() { return v_.data(); }
+    const T* data() const { return v_.data(); }
+    void assign(const std::vector<T>& src) { v_ = src; }
+    void assign(const T* src, std::size_t n) { v_.assign(src, src + n); }
+    void copy_to(std::vector<T>& dst) const { dst = v_; }
+    void copy_to(T* dst, std::size_t n) const { std::copy_n(v_.data(), n, dst); }
+    std::vector<T> to_vector() const { return v_; }
+    void fill(const T& value) { std::fill(v_.begin(), v_.end(), value); }
+    void swap(buffer& o) noexcept { v_.swap(o.v_); }
+    std::size_t bytes() const { return v_.capacity() * sizeof(T); }
+
+   private:
+    std::vector<T> v_;
+  };
+
+  static int concurrency() {
+#if defined(_OPENMP)
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+  }
+
+  // f(i) for i in [0, n). Iterations must be independent.
+  template <class F>
+  void for_each(index_t n, const F& f) const {
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) f(static_cast<index_t>(i));
+#else
+    for (index_t i = 0; i < n; ++i) f(i);
+#endif
+  }
+
+  // Stable sort of the first n (key, value) pairs by key.
+  template <class Key>
+  void sort_pairs(buffer<Key>& keys, buffer<std::uint32_t>& values, index_t n) {
+    order_.resize(n);
+    std::iota(order_.begin(), order_.end(), 0u);
+    const Key* k = keys.data();
+    std::stable_sort(order_.begin(), order_.end(), [k](std::uint32_t a, std::uint32_t b) { return k[a] < k[b]; });
+    std::vector<Key> ks(n);
+    std::vector<std::uint32_t> vs(n);
+    for (index_t i = 0; i < n; ++i) {
+      ks[i] = k[order_[i]];
+      vs[i] = values.data()[order_[i]];
+    }
+    std::copy_n(ks.data(), n, keys.data());
+    std::copy_n(vs.data(), n, values.data());
+  }
+
+  // In-place exclusive prefix sum of the first n entries; returns the total.
+  std::uint64_t exclusive_scan(buffer<std::uint32_t>& v, index_t n) {
+    std::uint64_t sum = 0;
+    std::uint32_t* p = v.data();
+    for (index_t i = 0; i < n; ++i) {
+      const std::uint32_t x = p[i];
+      p[i] = static_cast<std::uint32_t>(sum);
+      sum += x;
+    }
+    return sum;
+  }
+
+  // Sum of f(i) over [0, n) in double. Chunks of fixed size are summed serially and the
+  // chunk sums combined in order, so the result does not depend on the thread count.
+  template <class F>
+  double reduce_sum(index_t n, const F& f) {
+    const index_t chunks = (n + chunk - 1) / chunk;
+    partial_.assign(chunks, 0.0);
+    double* out = partial_.data();
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(static)
+#endif
+    for (std::int64_t c = 0; c < static_cast<std::int64_t>(chunks); ++c) {
+      double s = 0.0;
+      const index_t end = std::min<index_t>(n, static_cast<index_t>((c + 1) * chunk));
+      for (index_t i = static_cast<index_t>(c * chunk); i < end; ++i) s += static_cast<double>(f(i));
+      out[c] = s;
+    }
+    double s = 0.0;
+    for (double x : partial_) s += x;
+    return s;
+  }
+
+  // Maximum of f(i) over [0, n) (lowest() when n == 0).
+  template <class F>
+  double reduce_max(index_t n, const F& f) {
+    const index_t chunks = (n + chunk - 1) / chunk;
+    partial_.assign(chunks, -1.0e308);
+    double* out = partial_.data();
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(static)
+#endif
+    for (std::int64_t c = 0; c < static_cast<std::int64_t>(chunks); ++c) {
+      double s = -1.0e308;
+      const index_t end = std::min<index_t>(n, static_cast<index_t>((c + 1) * chunk));
+      for (index_t i = static_cast<index_t>(c * chunk); i < end; ++i) s = std::max(s, static_cast<double>(f(i)));
+      out[c] = s;
+    }
+    double s = -1.0e308;
+    for (double x : partial_) s = std::max(s, x);
+    return s;
+  }
+
+  // Waits for outstanding work (nothing is asynchronous on the host).
+  void synchronize() const {}
+
+ private:
+  static constexpr index_t chunk = 4096;
+  std::vector<std::uint32_t> order_;
+  std::vector<double> partial_;
+};
+
+}  // namespace dem::backend

@@ -1,0 +1,117 @@
+#pragma once
+// The contact list: candidate pairs within the detection margin, built from the broad phase in
+// two passes (count, scan, fill), oriented so that A has the lower particle id. Orientation by
+// id (not by storage index) means a pair never swaps sides across rebuilds, so history needs
+// no transformation. Each rebuild carries history over by matching the pair's id key against
+// the previous list's sorted keys; pairs that are new start from zero-initialised history.
+// Forces are gathered per particle through an incident list (CSR, sorted by particle), which
+// makes the summation order fixed: same bits for any thread count, no float atomics.
+#include <cstdint>
+
+#include "dem/broad/uniform_grid.hpp"
+#include "dem/config.hpp"
+
+namespace dem::contact {
+
+// Count (Fill = false) or write (Fill = true) the candidate pairs of each particle.
+template <class Space, bool Fill>
+struct pair_search_kernel {
+  typename Space::params coord;
+  broad::grid g;
+  const typename Space::position* pos;
+  const typename Space::real* radius;
+  const std::uint32_t* id;
+  const std::uint64_t* cell_key;
+  const std::uint32_t* cell_start;
+  std::uint32_t num_cells;
+  typename Space::real margin;
+  std::uint32_t* count;         // Fill = false: per particle; Fill = true: offsets (exclusive scan)
+  std::uint32_t* pair_a;        // Fill = true only
+  std::uint32_t* pair_b;
+  DEM_HD void operator()(index_t i) const {
+    using Real = typename Space::real;
+    const typename Space::position pi = pos[i];
+    const Real ri = radius[i] + margin;
+    std::uint32_t n = 0;
+    const std::uint32_t base = Fill ? count[i] : 0;
+    broad::for_each_neighbour_candidate<Space>(coord, g, pi, i, cell_key, cell_start, num_cells, [&](std::uint32_t j) {
+      const vec3<Real> d = Space::difference(coord, pi, pos[j]);
+      const Real reach = ri + radius[j];
+      if (norm2(d) < reach * reach) {
+        if constexpr (Fill) {
+          const bool i_first = id[i] < id[j];
+          pair_a[base + n] = i_first ? i : j;
+          pair_b[base + n] = i_first ? j : i;
+        }
+        ++n;
+      }
+    });
+    if constexpr (!Fill) count[i] = n;
+  }
+};
+
+DEM_HD inline std::uint64_t pair_key(std::uint32_t id_a, std::uint32_t id_b) {
+  return (static_cast<std::uint64_t>(id_a) << 32) | id_b;
+}
+
+// Key of each new contact, and history carried over from the previous list (or zeroed).
+template <class History>
+struct carry_history_kernel {
+  const std::uint32_t* pair_a;
+  const std::uint32_t* pair_b;
+  const std::uint32_t* id;
+  const std::uint64_t* old_key;     // sorted
+  const std::uint32_t* old_index;   // contact index in the old list for each sorted key
+  const History* old_history;
+  std::uint32_t old_count;
+  std::uint64_t* key;
+  std::uint32_t* index;
+  History* history;
+  DEM_HD void operator()(index_t c) const {
+    const std::uint64_t k = pair_key(id[pair_a[c]], id[pair_b[c]]);
+    key[c] = k;
+    index[c] = c;
+    const std::uint32_t p = broad::lower_bound(old_key, old_count, k);
+    if (p < old_count && old_key[p] == k) history[c] = old_history[old_index[p]];
+    else history[c] = History{};
+  }
+};
+
+// Two incident entries per contact: (particle, 2c + side), side 0 = A, 1 = B.
+struct incident_fill_kernel {
+  const std::uint32_t* pair_a;
+  const std::uint32_t* pair_b;
+  std::uint32_t* particle;
+  std::uint32_t* entry;
+  DEM_HD void operator()(index_t c) const {
+    particle[2 * c] = pair_a[c];
+    entry[2 * c] = 2 * c;
+    particle[2 * c + 1] = pair_b[c];
+    entry[2 * c + 1] = 2 * c + 1;
+  }
+};
+
+// offset[p] = first incident entry of particle p (entries sorted by particle), p in [0, n].
+struct incident_offset_kernel {
+  const std::uint32_t* particle;
+  std::uint32_t entries;
+  std::uint32_t* offset;
+  DEM_HD void operator()(index_t p) const {
+    std::uint32_t lo = 0, hi = entries;
+    while (lo < hi) {
+      const std::uint32_t mid = lo + (hi - lo) / 2;
+      if (particle[mid] < p) lo = mid + 1; else hi = mid;
+    }
+    offset[p] = lo;
+  }
+};
+
+// Writes one value into a buffer element (host and device alike).
+template <class T>
+struct store_kernel {
+  T* target;
+  T value;
+  DEM_HD void operator()(index_t) const { *target = value; }
+};
+
+}  // namespace dem::contact

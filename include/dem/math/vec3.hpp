@@ -1,0 +1,47 @@
+#pragma once
+// A 3-vector usable in host and device code. Plain aggregate: trivially copyable, no constructors
+// beyond aggregate initialisation, so it can live in device buffers and be memcpy'd.
+#include <cmath>
+
+#include "dem/config.hpp"
+
+namespace dem {
+
+template <class T>
+struct vec3 {
+  T x, y, z;
+
+  template <class U>
+  DEM_HD explicit constexpr operator vec3<U>() const {
+    return {static_cast<U>(x), static_cast<U>(y), static_cast<U>(z)};
+  }
+  DEM_HD constexpr T& operator[](int i) { return i == 0 ? x : (i == 1 ? y : z); }
+  DEM_HD constexpr const T& operator[](int i) const { return i == 0 ? x : (i == 1 ? y : z); }
+
+  DEM_HD constexpr vec3& operator+=(const vec3& o) { x += o.x; y += o.y; z += o.z; return *this; }
+  DEM_HD constexpr vec3& operator-=(const vec3& o) { x -= o.x; y -= o.y; z -= o.z; return *this; }
+  DEM_HD constexpr vec3& operator*=(T s) { x *= s; y *= s; z *= s; return *this; }
+  friend DEM_HD constexpr bool operator==(const vec3& a, const vec3& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+};
+
+template <class T> DEM_HD constexpr vec3<T> operator+(vec3<T> a, vec3<T> b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+template <class T> DEM_HD constexpr vec3<T> operator-(vec3<T> a, vec3<T> b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+template <class T> DEM_HD constexpr vec3<T> operator-(vec3<T> a) { return {-a.x, -a.y, -a.z}; }
+template <class T> DEM_HD constexpr vec3<T> operator*(vec3<T> a, T s) { return {a.x * s, a.y * s, a.z * s}; }
+template <class T> DEM_HD constexpr vec3<T> operator*(T s, vec3<T> a) { return {a.x * s, a.y * s, a.z * s}; }
+template <class T> DEM_HD constexpr vec3<T> operator/(vec3<T> a, T s) { return {a.x / s, a.y / s, a.z / s}; }
+template <class T> DEM_HD constexpr T dot(vec3<T> a, vec3<T> b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+template <class T> DEM_HD constexpr vec3<T> cross(vec3<T> a, vec3<T> b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+template <class T> DEM_HD constexpr T norm2(vec3<T> a) { return dot(a, a); }
+template <class T> DEM_HD inline T norm(vec3<T> a) { using std::sqrt; return sqrt(dot(a, a)); }
+template <class T> DEM_HD inline bool all_finite(vec3<T> a) {
+  using std::isfinite;
+  return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
+}
+
+using vec3d = vec3<double>;
+using vec3f = vec3<float>;
+
+}  // namespace dem

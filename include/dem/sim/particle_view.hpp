@@ -1,0 +1,44 @@
+#pragma once
+// Raw-pointer views of the simulator's state, passed by value into kernels on either backend.
+#include <cstdint>
+
+#include "dem/config.hpp"
+#include "dem/material/material.hpp"
+#include "dem/math/vec3.hpp"
+
+namespace dem::sim {
+
+template <class Space>
+struct particle_view {
+  using Real = typename Space::real;
+  typename Space::position* pos;
+  typename Space::position* pos_ref;  // position at the last contact-list build
+  vec3<Real>* vel;
+  vec3<Real>* omega;
+  vec3<Real>* force;                  // total force of the last evaluation (gravity included)
+  vec3<Real>* torque;
+  Real* radius;
+  Real* inv_mass;
+  Real* inv_inertia;
+  material_id* material;
+  std::uint32_t* id;                  // stable particle id (order of creation)
+  std::uint8_t* active;               // 0 once the particle has left the domain
+};
+
+// An infinite plane; particles live on the side `normal` points to.
+template <class Real>
+struct plane {
+  vec3<Real> point;
+  vec3<Real> normal;
+  material_id material;
+};
+
+// Per-contact results written by the pair kernel and gathered by the particle kernel.
+template <class Real>
+struct contact_results {
+  vec3<Real>* force;     // on A
+  vec3<Real>* torque_a;
+  vec3<Real>* torque_b;
+};
+
+}  // namespace dem::sim

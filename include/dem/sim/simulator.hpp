@@ -1,0 +1,662 @@
+#pragma once
+// dem::Simulator<Policies, Backend> — owns the particle and contact state in the backend's
+// memory and runs the step loop. The loop is the same for every policy combination and backend:
+//
+//   step():  pre_force kernel (integrators that kick first)
+//            contact list rebuilt if any particle moved more than half the margin
+//            pair_force kernel      (one thread per listed pair, per-contact results)
+//            particle_update kernel (gather per particle, planes, gravity, post_force, checks)
+//
+// See docs/architecture.md for the data model and where later features plug in.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <iostream>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dem/backend/host.hpp"
+#include "dem/broad/uniform_grid.hpp"
+#include "dem/contact/contact_list.hpp"
+#include "dem/io/snapshot.hpp"
+#include "dem/material/material.hpp"
+#include "dem/math/aabb.hpp"
+#include "dem/sample/particle_set.hpp"
+#include "dem/sim/particle_view.hpp"
+#include "dem/sim/policies.hpp"
+#include "dem/sim/step_kernels.hpp"
+
+namespace dem {
+
+struct simulation_config {
+  aabb domain;                          // particles leaving it are deactivated and counted
+  vec3d gravity{0.0, 0.0, -9.81};
+  double dt = 1e-5;                     // s
+  double contact_margin = -1;           // m; < 0: 0.2 x the largest radius
+  double max_speed = std::numeric_limits<double>::infinity();  // m/s; faster means divergence
+  bool allow_unstable_dt = false;       // run even if dt exceeds the stable estimate
+  bool allow_initial_overlap = false;   // accept overlaps above 10 % of the smaller radius at start
+};
+
+template <class Policies = policies<>, class Backend = backend::host>
+class Simulator {
+ public:
+  using policy = Policies;
+  using backend_type = Backend;
+  using real = typename Policies::real;
+  using law = typename Policies::law;
+  using coord_space = typename Policies::coord_space;
+  using position_type = typename coord_space::position;
+  using history = typename law::history;
+  template <class T>
+  using buffer = typename Backend::template buffer<T>;
+
+  explicit Simulator(const simulation_config& cfg) : cfg_(cfg) {
+    const vec3d e = cfg.domain.extent();
+    if (!(e.x > 0 && e.y > 0 && e.z > 0) || !all_finite(cfg.domain.lo) || !all_finite(cfg.domain.hi))
+      throw std::invalid_argument("dem: config.domain must be a finite box with hi > lo on every axis, got lo = " +
+                                  str(cfg.domain.lo) + ", hi = " + str(cfg.domain.hi));
+    if (!all_finite(cfg.gravity)) throw std::invalid_argument("dem: config.gravity is not finite: " + str(cfg.gravity));
+    if (!(cfg.max_speed > 0)) throw std::invalid_argument("dem: config.max_speed must be > 0, got " + num(cfg.max_speed));
+    check_dt(cfg.dt);
+    coord_ = coord_space::make_params(cfg.domain);
+    status_.assign(std::vector<std::uint32_t>{sim::no_particle, 0, 0, 0});
+  }
+
+  // ---- setup ---------------------------------------------------------------------------------
+  material_table& materials() { dirty_params_ = true; return materials_; }
+  const material_table& materials() const { return materials_; }
+  material_id add_material(const material& m) { dirty_params_ = true; return materials_.add(m); }
+
+  // An infinite plane through `point`; particles stay on the side `normal` points to.
+  std::uint32_t add_plane(const vec3d& point, const vec3d& normal, material_id mat) {
+    const double n = norm(normal);
+    if (!all_finite(point) || !(n > 0) || !std::isfinite(n))
+      throw std::invalid_argument("dem: plane point " + str(point) + " / normal " + str(normal) + " is not valid (finite point, non-zero normal)");
+    (void)materials_[mat];
+    planes_host_.push_back({vec3<real>(point), vec3<real>(normal / n), mat});
+    planes_.assign(planes_host_);
+    wall_history_.resize(std::size_t(num_particles_) * planes_host_.size());
+    wall_history_.fill(history{});  // plane count changed: history with planes restarts
+    return static_cast<std::uint32_t>(planes_host_.size() - 1);
+  }
+
+  // The six inward-facing planes of an axis-aligned box.
+  void add_box(const aabb& box, material_id mat) {
+    add_plane(box.lo, {1, 0, 0}, mat);
+    add_plane(box.lo, {0, 1, 0}, mat);
+    add_plane(box.lo, {0, 0, 1}, mat);
+    add_plane(box.hi, {-1, 0, 0}, mat);
+    add_plane(box.hi, {0, -1, 0}, mat);
+    add_plane(box.hi, {0, 0, -1}, mat);
+  }
+
+  // Adds particles of one material; returns the id of the first (ids are consecutive).
+  std::uint32_t add_particles(const particle_set& set, material_id mat) {
+    return add_particles(set, std::vector<material_id>(set.size(), mat));
+  }
+
+  std::uint32_t add_particles(const particle_set& set, const std::vector<material_id>& mats) {
+    const std::size_t n = set.size();
+    if (set.radii.size() != n || mats.size() != n || (!set.velocities.empty() && set.velocities.size() != n))
+      throw std::invalid_argument("dem: add_particles: positions (" + std::to_string(n) + "), radii (" +
+                                  std::to_string(set.radii.size()) + "), materials (" + std::to_string(mats.size()) +
+                                  ") and velocities (" + std::to_string(set.velocities.size()) + ", or 0) must have the same length");
+    if (num_particles_ + n >= std::numeric_limits<std::uint32_t>::max() / 2)
+      throw std::invalid_argument("dem: add_particles: too many particles (" + std::to_string(num_particles_ + n) + ")");
+    host_state h = pull();
+    const std::uint32_t first = num_particles_;
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::string who = "particle " + std::to_string(first + k);
+      const double r = set.radii[k];
+      if (!(r > 0) || !std::isfinite(r)) throw std::invalid_argument("dem: radius of " + who + " is " + num(r) + ", but it must be > 0 and finite");
+      const vec3d x = set.positions[k];
+      if (!all_finite(x)) throw std::invalid_argument("dem: position of " + who + " is not finite: " + str(x));
+      if (!cfg_.domain.contains(x))
+        throw std::invalid_argument("dem: position of " + who + " " + str(x) + " is outside the domain " + str(cfg_.domain.lo) + " .. " + str(cfg_.domain.hi));
+      const vec3d v = set.velocities.empty() ? vec3d{0, 0, 0} : set.velocities[k];
+      if (!all_finite(v)) throw std::invalid_argument("dem: velocity of " + who + " is not finite: " + str(v));
+      const material& m = materials_[mats[k]];
+      const double mass = Policies::shape::mass(r, m.density);
+      h.pos.push_back(coord_space::from_world(coord_, x));
+      h.vel.push_back(vec3<real>(v));
+      h.omega.push_back({0, 0, 0});
+      h.force.push_back({0, 0, 0});
+      h.torque.push_back({0, 0, 0});
+      h.radius.push_back(static_cast<real>(r));
+      h.inv_mass.push_back(static_cast<real>(1.0 / mass));
+      h.inv_inertia.push_back(static_cast<real>(1.0 / Policies::shape::inertia(r, mass)));
+      h.material.push_back(mats[k]);
+      h.id.push_back(first + static_cast<std::uint32_t>(k));
+      h.active.push_back(1);
+      h.wall_history.resize(h.wall_history.size() + planes_host_.size(), history{});
+      r_max_ = std::max(r_max_, r);
+    }
+    num_particles_ += static_cast<std::uint32_t>(n);
+    push(h);
+    contacts_valid_ = false;
+    prepared_ = false;
+    return first;
+  }
+
+  void set_dt(double dt) { check_dt(dt); cfg_.dt = dt; prepared_ = false; }
+
+  // Replaces the velocities (ordered by particle id).
+  void set_velocities(const std::vector<vec3d>& v_by_id) {
+    if (v_by_id.size() != num_particles_)
+      throw std::invalid_argument("dem: set_velocities: got " + std::to_string(v_by_id.size()) + " velocities for " + std::to_string(num_particles_) + " particles");
+    host_state h = pull();
+    for (std::size_t i = 0; i < num_particles_; ++i) {
+      const vec3d v = v_by_id[h.id[i]];
+      if (!all_finite(v)) throw std::invalid_argument("dem: velocity of particle " + std::to_string(h.id[i]) + " is not finite: " + str(v));
+      h.vel[i] = vec3<real>(v);
+    }
+    push(h);
+  }
+
+  void set_angular_velocities(const std::vector<vec3d>& w_by_id) {
+    if (w_by_id.size() != num_particles_)
+      throw std::invalid_argument("dem: set_angular_velocities: got " + std::to_string(w_by_id.size()) + " values for " + std::to_string(num_particles_) + " particles");
+    host_state h = pull();
+    for (std::size_t i = 0; i < num_particles_; ++i) {
+      const vec3d w = w_by_id[h.id[i]];
+      if (!all_finite(w)) throw std::invalid_argument("dem: angular velocity of particle " + std::to_string(h.id[i]) + " is not finite: " + str(w));
+      h.omega[i] = vec3<real>(w);
+    }
+    push(h);
+  }
+
+  // Where log messages (lost particles) go; nullptr silences them.
+  void set_log(std::ostream* log) { log_ = log; }
+
+  // ---- running -------------------------------------------------------------------------------
+  void step(std::uint64_t n = 1) {
+    prepare();
+    for (std::uint64_t s = 0; s < n; ++s) one_step();
+  }
+
+  // Runs whole steps until at least `duration` more simulated seconds have passed.
+  void advance(double duration) {
+    if (!(duration >= 0) || !std::isfinite(duration))
+      throw std::invalid_argument("dem: advance: duration must be >= 0 and finite, got " + num(duration));
+    const auto steps = static_cast<std::uint64_t>(std::ceil(duration / cfg_.dt - 1e-9));
+    step(steps);
+  }
+
+  // Smallest stable time step over all particles (Rayleigh for Hertz, sqrt(m/k) for linear).
+  double stable_time_step() const {
+    host_state h = pull();
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < h.radius.size(); ++i) {
+      const material& m = materials_[h.material[i]];
+      const double dt = Policies::force::stable_time_step(m, materials_.pair(h.material[i], h.material[i]),
+                                                           static_cast<double>(h.radius[i]), 1.0 / static_cast<double>(h.inv_mass[i]));
+      best = std::min(best, dt);
+    }
+    return best;
+  }
+
+  // ---- state ---------------------------------------------------------------------------------
+  double time() const { return time_; }
+  std::uint64_t step_count() const { return steps_; }
+  double dt() const { return cfg_.dt; }
+  const simulation_config& config() const { return cfg_; }
+  std::uint32_t num_particles() const { return num_particles_; }
+  std::uint32_t num_lost() const { return lost_; }
+  std::uint32_t num_active() const { return num_particles_ - lost_; }
+  std::uint64_t num_listed_pairs() const { return num_contacts_; }
+  std::uint64_t num_rebuilds() const { return rebuilds_; }
+  double contact_margin() const { return margin(); }
+
+  // The listed pairs (within the detection margin) as (id_a, id_b) with id_a < id_b.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> listed_pairs() {
+    prepare();
+    std::vector<std::uint32_t> a, b, ids;
+    pair_a_.copy_to(a);
+    pair_b_.copy_to(b);
+    id_.copy_to(ids);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> out(num_contacts_);
+    for (std::size_t c = 0; c < num_contacts_; ++c) out[c] = {ids[a[c]], ids[b[c]]};
+    return out;
+  }
+
+  // Forces a contact-list rebuild before the next force evaluation (history is carried over).
+  void request_rebuild() { contacts_valid_ = false; }
+
+  // Pairs that touch now (listed pairs minus those only within the margin).
+  std::uint64_t num_touching_pairs() {
+    prepare();
+    const sim::contact_results<real> cr = results();
+    if (num_contacts_ == 0) return 0;
+    return static_cast<std::uint64_t>(backend_.reduce_sum(num_contacts_, sim::nonzero_force<real>{cr.force}));
+  }
+
+  io::snapshot snapshot() const {
+    host_state h = pull();
+    io::snapshot s;
+    s.time = time_;
+    s.step = steps_;
+    const std::size_t n = num_particles_;
+    s.id.resize(n);
+    s.position.resize(n);
+    s.velocity.resize(n);
+    s.angular_velocity.resize(n);
+    s.radius.resize(n);
+    s.active.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint32_t k = h.id[i];
+      s.id[k] = k;
+      s.position[k] = coord_space::to_world(coord_, h.pos[i]);
+      s.velocity[k] = vec3d(h.vel[i]);
+      s.angular_velocity[k] = vec3d(h.omega[i]);
+      s.radius[k] = h.radius[i];
+      s.active[k] = h.active[i];
+    }
+    return s;
+  }
+
+  std::vector<vec3d> positions() const { return snapshot().position; }
+  std::vector<vec3d> velocities() const { return snapshot().velocity; }
+  std::vector<vec3d> angular_velocities() const { return snapshot().angular_velocity; }
+  std::vector<vec3d> forces() const { return by_id(force_); }
+  std::vector<vec3d> torques() const { return by_id(torque_); }
+
+  double kinetic_energy() {
+    return num_particles_ ? backend_.reduce_sum(num_particles_, sim::kinetic_energy_of<coord_space>{view()}) : 0.0;
+  }
+  double potential_energy() {
+    return num_particles_ ? backend_.reduce_sum(num_particles_, sim::potential_energy_of<coord_space>{view(), coord_, cfg_.gravity}) : 0.0;
+  }
+  // Energy stored in the contact springs (laws that define elastic_energy; else 0).
+  double elastic_energy() {
+    if constexpr (force::has_elastic_energy<law, real>) {
+      prepare();
+      double e = 0;
+      if (num_contacts_)
+        e += backend_.reduce_sum(num_contacts_, sim::pair_elastic_energy_of<Policies>{view(), coord_, pair_a_.data(), pair_b_.data(),
+                                                                                     history_.data(), params_.data(), num_materials()});
+      if (num_particles_ && !planes_host_.empty())
+        e += backend_.reduce_sum(num_particles_, sim::plane_elastic_energy_of<Policies>{view(), coord_, planes_.data(), num_planes(),
+                                                                                       wall_history_.data(), params_.data(), num_materials()});
+      return e;
+    } else {
+      return 0.0;
+    }
+  }
+
+  // Bytes held in backend memory per particle and per listed contact (for the memory tables).
+  static constexpr std::size_t bytes_per_particle() {
+    return 2 * sizeof(position_type) + 4 * sizeof(vec3<real>) + 3 * sizeof(real) + sizeof(material_id) +
+           sizeof(std::uint32_t) + sizeof(std::uint8_t);
+  }
+  static constexpr std::size_t bytes_per_contact() {
+    return 2 * sizeof(std::uint32_t) + 2 * sizeof(history) + 3 * sizeof(vec3<real>) + sizeof(std::uint64_t) +
+           sizeof(std::uint32_t) + 2 * 2 * sizeof(std::uint32_t);
+  }
+
+  Backend& backend() { return backend_; }
+
+ private:
+  struct host_state {
+    std::vector<position_type> pos;
+    std::vector<vec3<real>> vel, omega, force, torque;
+    std::vector<real> radius, inv_mass, inv_inertia;
+    std::vector<material_id> material;
+    std::vector<std::uint32_t> id;
+    std::vector<std::uint8_t> active;
+    std::vector<history> wall_history;
+  };
+
+  host_state pull() const {
+    host_state h;
+    pos_.copy_to(h.pos);
+    vel_.copy_to(h.vel);
+    omega_.copy_to(h.omega);
+    force_.copy_to(h.force);
+    torque_.copy_to(h.torque);
+    radius_.copy_to(h.radius);
+    inv_mass_.copy_to(h.inv_mass);
+    inv_inertia_.copy_to(h.inv_inertia);
+    material_.copy_to(h.material);
+    id_.copy_to(h.id);
+    active_.copy_to(h.active);
+    wall_history_.copy_to(h.wall_history);
+    return h;
+  }
+
+  void push(const host_state& h) {
+    pos_.assign(h.pos);
+    pos_ref_.assign(h.pos);
+    vel_.assign(h.vel);
+    omega_.assign(h.omega);
+    force_.assign(h.force);
+    torque_.assign(h.torque);
+    radius_.assign(h.radius);
+    inv_mass_.assign(h.inv_mass);
+    inv_inertia_.assign(h.inv_inertia);
+    material_.assign(h.material);
+    id_.assign(h.id);
+    active_.assign(h.active);
+    wall_history_.assign(h.wall_history);
+  }
+
+  std::vector<vec3d> by_id(const buffer<vec3<real>>& b) const {
+    std::vector<vec3<real>> v;
+    std::vector<std::uint32_t> ids;
+    b.copy_to(v);
+    id_.copy_to(ids);
+    std::vector<vec3d> out(num_particles_);
+    for (std::size_t i = 0; i < num_particles_; ++i) out[ids[i]] = vec3d(v[i]);
+    return out;
+  }
+
+  sim::particle_view<coord_space> view() {
+    return {pos_.data(), pos_ref_.data(), vel_.data(), omega_.data(), force_.data(), torque_.data(), radius_.data(),
+            inv_mass_.data(), inv_inertia_.data(), material_.data(), id_.data(), active_.data()};
+  }
+  sim::contact_results<real> results() { return {cforce_.data(), ctorque_a_.data(), ctorque_b_.data()}; }
+  std::uint32_t num_materials() const { return static_cast<std::uint32_t>(materials_.size()); }
+  std::uint32_t num_planes() const { return static_cast<std::uint32_t>(planes_host_.size()); }
+  double margin() const { return cfg_.contact_margin >= 0 ? cfg_.contact_margin : 0.2 * r_max_; }
+
+  void check_dt(double dt) const {
+    if (!(dt > 0) || !std::isfinite(dt)) throw std::invalid_argument("dem: dt is " + num(dt) + ", but it must be > 0 and finite");
+  }
+
+  // Everything that must hold before the first step after a change.
+  void prepare() {
+    if (prepared_) return;
+    if (num_particles_ == 0) throw std::invalid_argument("dem: no particles: add some before stepping");
+    if (dirty_params_ || params_.size() != std::size_t(num_materials()) * num_materials()) build_params();
+    const double stable = stable_time_step();
+    if (cfg_.dt > stable && !cfg_.allow_unstable_dt) {
+      std::ostringstream s;
+      s.precision(6);
+      s << "dem: dt = " << cfg_.dt << " s exceeds the stable time step " << stable << " s of force law "
+        << Policies::force::name << " (smallest particle); choose dt <= " << stable
+        << " (10-30 % of it is usual) or set config.allow_unstable_dt = true";
+      throw std::invalid_argument(s.str());
+    }
+    if (!contacts_valid_) rebuild_contacts();
+    if (steps_ == 0 && !cfg_.allow_initial_overlap) check_initial_overlaps();
+    if constexpr (Policies::integrator::needs_initial_force) evaluate_forces(false);
+    prepared_ = true;
+  }
+
+  void build_params() {
+    const std::uint32_t m = num_materials();
+    std::vector<typename law::params> table(std::size_t(m) * m);
+    for (std::uint32_t a = 0; a < m; ++a)
+      for (std::uint32_t b = 0; b < m; ++b)
+        table[std::size_t(a) * m + b] = law::make_params(materials_.pair(static_cast<material_id>(a), static_cast<material_id>(b)));
+    params_.assign(table);
+    dirty_params_ = false;
+  }
+
+  void one_step() {
+    const real dt = static_cast<real>(cfg_.dt);
+    if constexpr (Policies::integrator::needs_initial_force)
+      backend_.for_each(num_particles_, sim::pre_force_kernel<Policies>{view(), coord_, dt});
+    const double half = 0.5 * margin();
+    if (!contacts_valid_ || backend_.reduce_max(num_particles_, sim::displacement2<coord_space>{view(), coord_}) > half * half)
+      rebuild_contacts();
+    evaluate_forces(true);
+    ++steps_;
+    time_ += cfg_.dt;
+    check_status();
+  }
+
+  void evaluate_forces(bool integrate) {
+    const real dt = static_cast<real>(cfg_.dt), t = static_cast<real>(time_);
+    if (num_contacts_)
+      backend_.for_each(num_contacts_, sim::pair_force_kernel<Policies>{view(), coord_, pair_a_.data(), pair_b_.data(), history_.data(),
+                                                                        params_.data(), num_materials(), results(), dt, t});
+    const double vmax = cfg_.max_speed;
+    const real vmax2 = std::isfinite(vmax * vmax) && vmax * vmax < double(std::numeric_limits<real>::max())
+                           ? static_cast<real>(vmax * vmax) : std::numeric_limits<real>::max();
+    backend_.for_each(num_particles_, sim::particle_update_kernel<Policies>{
+                                          view(), coord_, incident_offset_.data(), incident_entry_.data(), results(),
+                                          planes_.data(), num_planes(), wall_history_.data(), params_.data(), num_materials(),
+                                          vec3<real>(cfg_.gravity), dt, t, vmax2, integrate, status_.data()});
+  }
+
+  void check_status() {
+    std::uint32_t s[sim::status_words];
+    status_.copy_to(s, sim::status_words);
+    if (s[sim::bad_particle] != sim::no_particle) {
+      const host_state h = pull();
+      const std::uint32_t i = s[sim::bad_particle];
+      std::ostringstream m;
+      m.precision(6);
+      const vec3d v = vec3d(h.vel[i]);
+      m << "dem: the simulation diverged at step " << steps_ << " (t = " << time_ << " s): particle " << h.id[i]
+        << " has velocity " << str(v) << " and angular velocity " << str(vec3d(h.omega[i]));
+      if (all_finite(v) && all_finite(vec3d(h.omega[i]))) m << ", speed " << norm(v) << " m/s above config.max_speed = " << cfg_.max_speed;
+      m << "; reduce dt (now " << cfg_.dt << " s) or check the input";
+      throw std::runtime_error(m.str());
+    }
+    if (s[sim::lost_count] != lost_) {
+      if (log_)
+        *log_ << "dem: step " << steps_ << ": " << (s[sim::lost_count] - lost_) << " particle(s) left the domain and were deactivated ("
+              << s[sim::lost_count] << " in total)\n";
+      lost_ = s[sim::lost_count];
+    }
+  }
+
+  void check_initial_overlaps() {
+    const host_state h = pull();
+    std::vector<std::uint32_t> a, b;
+    pair_a_.copy_to(a);
+    pair_b_.copy_to(b);
+    for (std::size_t c = 0; c < num_contacts_; ++c) {
+      const vec3<real> d = coord_space::difference(coord_, h.pos[a[c]], h.pos[b[c]]);
+      const double overlap = double(h.radius[a[c]]) + double(h.radius[b[c]]) - norm(vec3d(d));
+      const double limit = 0.1 * std::min<double>(h.radius[a[c]], h.radius[b[c]]);
+      if (overlap > limit) {
+        std::ostringstream m;
+        m << "dem: particles " << h.id[a[c]] << " and " << h.id[b[c]] << " overlap by " << overlap
+          << " m at the start, more than 10 % of the smaller radius (" << limit
+          << " m); move them apart or set config.allow_initial_overlap = true";
+        throw std::invalid_argument(m.str());
+      }
+    }
+    for (std::size_t i = 0; i < num_particles_; ++i)
+      for (std::size_t k = 0; k < planes_host_.size(); ++k) {
+        const vec3<real> x = coord_space::to_real(coord_, h.pos[i]);
+        const double dist = dot(vec3d(x - planes_host_[k].point), vec3d(planes_host_[k].normal));
+        const double overlap = double(h.radius[i]) - dist;
+        if (overlap > 0.1 * double(h.radius[i])) {
+          std::ostringstream m;
+          m << "dem: particle " << h.id[i] << " overlaps plane " << k << " by " << overlap
+            << " m at the start, more than 10 % of its radius; move it or set config.allow_initial_overlap = true";
+          throw std::invalid_argument(m.str());
+        }
+      }
+  }
+
+  // Sorts particles by cell, rebuilds the contact list and carries history over.
+  void rebuild_contacts() {
+    const std::uint32_t n = num_particles_;
+    const double cell = 2.0 * r_max_ + margin();
+    broad::grid g;
+    g.inv_cell = 1.0 / cell;
+    const vec3d ext = cfg_.domain.extent();
+    double cells = 1;
+    for (int k = 0; k < 3; ++k) {
+      const double d = std::max(1.0, std::ceil(ext[k] / cell));
+      if (d > 4.0e9) throw std::invalid_argument("dem: domain extent " + num(ext[k]) + " m on axis " + std::to_string(k) + " is over 4e9 contact cells of " + num(cell) + " m");
+      g.dims[k] = static_cast<std::uint32_t>(d);
+      cells *= d;
+    }
+    if (cells > 1.8e19) throw std::invalid_argument("dem: the domain holds " + num(cells) + " contact cells, more than a 64-bit key can index");
+
+    // 1. Sort particles by cell and reorder every per-particle array.
+    cell_key_.resize(n);
+    perm_.resize(n);
+    backend_.for_each(n, broad::cell_key_kernel<coord_space>{coord_, g, pos_.data(), active_.data(), cell_key_.data(), perm_.data()});
+    backend_.sort_pairs(cell_key_, perm_, n);
+    permute(pos_);
+    permute(vel_);
+    permute(omega_);
+    permute(force_);
+    permute(torque_);
+    permute(radius_);
+    permute(inv_mass_);
+    permute(inv_inertia_);
+    permute(material_);
+    permute(id_);
+    permute(active_);
+    if (num_planes()) permute(wall_history_, num_planes());
+    const std::uint32_t n_active = num_particles_ - lost_now();
+
+    // 2. Compact occupied cells.
+    head_.resize(n);
+    slot_.resize(n);
+    backend_.for_each(n, broad::cell_head_kernel{cell_key_.data(), head_.data()});
+    backend_.for_each(n, sim::copy_kernel<std::uint32_t>{head_.data(), slot_.data()});
+    const auto num_cells = static_cast<std::uint32_t>(backend_.exclusive_scan(slot_, n));
+    cell_keys_.resize(num_cells + 1);
+    cell_start_.resize(num_cells + 1);
+    backend_.for_each(n, broad::cell_compact_kernel{cell_key_.data(), head_.data(), slot_.data(), cell_keys_.data(), cell_start_.data()});
+    backend_.for_each(1, contact::store_kernel<std::uint32_t>{cell_start_.data() + num_cells, n_active});
+
+    // 3. Count, scan and fill the candidate pairs.
+    pair_count_.resize(n + 1);
+    const real m = static_cast<real>(margin());
+    backend_.for_each(n_active, contact::pair_search_kernel<coord_space, false>{coord_, g, pos_.data(), radius_.data(), id_.data(),
+                                                                                cell_keys_.data(), cell_start_.data(), num_cells, m,
+                                                                                pair_count_.data(), nullptr, nullptr});
+    if (n_active < n + 1) backend_.for_each(n + 1 - n_active, sim::zero_kernel{pair_count_.data() + n_active});
+    const std::uint64_t total = backend_.exclusive_scan(pair_count_, n + 1);
+    if (total >= std::numeric_limits<std::uint32_t>::max() / 2)
+      throw std::runtime_error("dem: the contact list would hold " + std::to_string(total) + " pairs, more than 2^31; reduce config.contact_margin or the particle count");
+    const auto nc = static_cast<std::uint32_t>(total);
+    pair_a_.resize(nc);
+    pair_b_.resize(nc);
+    if (nc)
+      backend_.for_each(n_active, contact::pair_search_kernel<coord_space, true>{coord_, g, pos_.data(), radius_.data(), id_.data(),
+                                                                                 cell_keys_.data(), cell_start_.data(), num_cells, m,
+                                                                                 pair_count_.data(), pair_a_.data(), pair_b_.data()});
+
+    // 4. Carry history over from the previous list by pair key; keep the new keys sorted.
+    history_.swap(old_history_);
+    contact_key_.swap(old_contact_key_);
+    contact_index_.swap(old_contact_index_);
+    history_.resize(nc);
+    contact_key_.resize(nc);
+    contact_index_.resize(nc);
+    if (nc)
+      backend_.for_each(nc, contact::carry_history_kernel<history>{pair_a_.data(), pair_b_.data(), id_.data(), old_contact_key_.data(),
+                                                                    old_contact_index_.data(), old_history_.data(), old_contacts_,
+                                                                    contact_key_.data(), contact_index_.data(), history_.data()});
+    if (nc) backend_.sort_pairs(contact_key_, contact_index_, nc);
+    old_contacts_ = nc;
+
+    // 5. Incident lists for the per-particle gather.
+    incident_particle_.resize(2 * std::size_t(nc));
+    incident_entry_.resize(2 * std::size_t(nc));
+    incident_offset_.resize(n + 1);
+    if (nc) {
+      backend_.for_each(nc, contact::incident_fill_kernel{pair_a_.data(), pair_b_.data(), incident_particle_.data(), incident_entry_.data()});
+      backend_.sort_pairs(incident_particle_, incident_entry_, 2 * nc);
+    }
+    backend_.for_each(n + 1, contact::incident_offset_kernel{incident_particle_.data(), 2 * nc, incident_offset_.data()});
+
+    cforce_.resize(nc);
+    ctorque_a_.resize(nc);
+    ctorque_b_.resize(nc);
+    num_contacts_ = nc;
+    backend_.for_each(n, sim::copy_kernel<position_type>{pos_.data(), pos_ref_.data()});
+    contacts_valid_ = true;
+    ++rebuilds_;
+  }
+
+  std::uint32_t lost_now() {
+    std::uint32_t s[sim::status_words];
+    status_.copy_to(s, sim::status_words);
+    return s[sim::lost_count];
+  }
+
+  template <class T>
+  void permute(buffer<T>& b, std::uint32_t stride = 1) {
+    buffer<T>& scratch = scratch_for<T>();
+    scratch.resize(b.size());
+    backend_.for_each(num_particles_, broad::permute_kernel<T>{perm_.data(), b.data(), scratch.data(), stride});
+    b.swap(scratch);
+  }
+  // One scratch buffer per element type, reused across rebuilds.
+  template <class T>
+  buffer<T>& scratch_for() {
+    static_assert(sizeof(T) > 0);
+    if constexpr (std::is_same_v<T, position_type>) return scratch_pos_;
+    else if constexpr (std::is_same_v<T, vec3<real>>) return scratch_vec_;
+    else if constexpr (std::is_same_v<T, real>) return scratch_real_;
+    else if constexpr (std::is_same_v<T, material_id>) return scratch_mat_;
+    else if constexpr (std::is_same_v<T, std::uint32_t>) return scratch_u32_;
+    else if constexpr (std::is_same_v<T, std::uint8_t>) return scratch_u8_;
+    else return scratch_history_;
+  }
+
+  static std::string num(double v) {
+    std::ostringstream s;
+    s.precision(9);
+    s << v;
+    return s.str();
+  }
+  static std::string str(const vec3d& v) { return "(" + num(v.x) + ", " + num(v.y) + ", " + num(v.z) + ")"; }
+
+  simulation_config cfg_;
+  typename coord_space::params coord_{};
+  Backend backend_{};
+  material_table materials_;
+  std::vector<sim::plane<real>> planes_host_;
+  std::ostream* log_ = &std::cerr;
+
+  std::uint32_t num_particles_ = 0;
+  std::uint32_t lost_ = 0;
+  std::uint32_t num_contacts_ = 0;
+  std::uint32_t old_contacts_ = 0;
+  std::uint64_t steps_ = 0;
+  std::uint64_t rebuilds_ = 0;
+  double time_ = 0;
+  double r_max_ = 0;
+  bool contacts_valid_ = false;
+  bool prepared_ = false;
+  bool dirty_params_ = true;
+
+  // Per particle (sorted by cell at every rebuild).
+  buffer<position_type> pos_, pos_ref_;
+  buffer<vec3<real>> vel_, omega_, force_, torque_;
+  buffer<real> radius_, inv_mass_, inv_inertia_;
+  buffer<material_id> material_;
+  buffer<std::uint32_t> id_;
+  buffer<std::uint8_t> active_;
+  buffer<history> wall_history_;  // particle-major, num_planes per particle
+  // Per listed pair.
+  buffer<std::uint32_t> pair_a_, pair_b_;
+  buffer<history> history_, old_history_;
+  buffer<vec3<real>> cforce_, ctorque_a_, ctorque_b_;
+  buffer<std::uint64_t> contact_key_, old_contact_key_;
+  buffer<std::uint32_t> contact_index_, old_contact_index_;
+  buffer<std::uint32_t> incident_particle_, incident_entry_, incident_offset_;
+  // Broad-phase scratch.
+  buffer<std::uint64_t> cell_key_, cell_keys_;
+  buffer<std::uint32_t> perm_, head_, slot_, cell_start_, pair_count_;
+  buffer<position_type> scratch_pos_;
+  buffer<vec3<real>> scratch_vec_;
+  buffer<real> scratch_real_;
+  buffer<material_id> scratch_mat_;
+  buffer<std::uint32_t> scratch_u32_;
+  buffer<std::uint8_t> scratch_u8_;
+  buffer<history> scratch_history_;
+  // Tables.
+  buffer<typename law::params> params_;
+  buffer<sim::plane<real>> planes_;
+  buffer<std::uint32_t> status_;
+};
+
+}  // namespace dem

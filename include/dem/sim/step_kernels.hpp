@@ -1,0 +1,284 @@
+#pragma once
+// The kernels of one time step, written once for every backend. Each is a functor over an index;
+// the backend decides how the loop runs. Template parameters fix every policy, so the compiler
+// inlines the force law and integrator: nothing is dispatched at run time.
+#include <cmath>
+#include <cstdint>
+
+#include "dem/backend/atomic.hpp"
+#include "dem/config.hpp"
+#include "dem/force/contact.hpp"
+#include "dem/integrate/integrators.hpp"
+#include "dem/sim/particle_view.hpp"
+
+namespace dem::sim {
+
+// Status words shared between kernels and the host.
+enum status_word : std::uint32_t { bad_particle = 0, lost_count = 1, status_words = 4 };
+inline constexpr std::uint32_t no_particle = ~std::uint32_t{0};
+
+template <class Real, class Geometry>
+DEM_HD inline force::contact<Real> make_contact(const Geometry& g, const vec3<Real>& va, const vec3<Real>& wa,
+                                                const vec3<Real>& vb, const vec3<Real>& wb, Real r_eff, Real m_eff,
+                                                Real i_eff, Real dt, Real time) {
+  force::contact<Real> c;
+  c.overlap = g.overlap;
+  c.normal = g.normal;
+  c.branch_a = g.branch_a;
+  c.branch_b = g.branch_b;
+  c.radius_eff = r_eff;
+  c.mass_eff = m_eff;
+  c.inertia_eff = i_eff;
+  c.v_rel = (va + cross(wa, g.branch_a)) - (vb + cross(wb, g.branch_b));
+  c.v_n = dot(c.v_rel, g.normal);
+  c.v_t = c.v_rel - g.normal * c.v_n;
+  c.omega_rel = wa - wb;
+  c.dt = dt;
+  c.time = time;
+  return c;
+}
+
+// Evaluates the law for every listed pair; pairs not touching get zero force and lose history.
+template <class P>
+struct pair_force_kernel {
+  using Real = typename P::real;
+  using Space = typename P::coord_space;
+  using Law = typename P::law;
+  using Shape = typename P::shape;
+  particle_view<Space> p;
+  typename Space::params coord;
+  const std::uint32_t* pair_a;
+  const std::uint32_t* pair_b;
+  typename Law::history* history;
+  const typename Law::params* table;
+  std::uint32_t num_materials;
+  contact_results<Real> out;
+  Real dt, time;
+
+  DEM_HD void operator()(index_t c) const {
+    const std::uint32_t a = pair_a[c], b = pair_b[c];
+    typename Shape::template pair_geometry<Real> g;
+    if (!p.active[a] || !p.active[b] ||
+        !Shape::collide(Space::difference(coord, p.pos[a], p.pos[b]), p.radius[a], p.radius[b], g)) {
+      out.force[c] = out.torque_a[c] = out.torque_b[c] = vec3<Real>{0, 0, 0};
+      history[c] = typename Law::history{};
+      return;
+    }
+    const Real ra = p.radius[a], rb = p.radius[b];
+    const force::contact<Real> ct =
+        make_contact(g, p.vel[a], p.omega[a], p.vel[b], p.omega[b], ra * rb / (ra + rb),
+                     Real(1) / (p.inv_mass[a] + p.inv_mass[b]), Real(1) / (p.inv_inertia[a] + p.inv_inertia[b]), dt, time);
+    const force::contact_force<Real> r = Law{}(ct, table[p.material[a] * num_materials + p.material[b]], history[c]);
+    out.force[c] = r.force;
+    out.torque_a[c] = cross(g.branch_a, r.force) + r.torque;
+    out.torque_b[c] = cross(g.branch_b, -r.force) - r.torque;
+  }
+};
+
+// Force of all planes on particle i (wall history is per particle and plane).
+template <class P>
+DEM_HD inline void plane_forces(const particle_view<typename P::coord_space>& p, const typename P::coord_space::params& coord,
+                                index_t i, const plane<typename P::real>* planes, std::uint32_t num_planes,
+                                typename P::law::history* wall_history, const typename P::law::params* table,
+                                std::uint32_t num_materials, typename P::real dt, typename P::real time,
+                                vec3<typename P::real>& f, vec3<typename P::real>& t) {
+  using Real = typename P::real;
+  using Space = typename P::coord_space;
+  using Shape = typename P::shape;
+  using Law = typename P::law;
+  const vec3<Real> x = Space::to_real(coord, p.pos[i]);
+  const Real r = p.radius[i];
+  for (std::uint32_t k = 0; k < num_planes; ++k) {
+    typename Law::history& h = wall_history[i * num_planes + k];
+    typename Shape::template pair_geometry<Real> g;
+    if (!Shape::collide_plane(x, r, planes[k].point, planes[k].normal, g)) {
+      h = typename Law::history{};
+      continue;
+    }
+    const vec3<Real> zero{0, 0, 0};
+    const force::contact<Real> ct = make_contact(g, p.vel[i], p.omega[i], zero, zero, r, Real(1) / p.inv_mass[i],
+                                                 Real(1) / p.inv_inertia[i], dt, time);
+    const force::contact_force<Real> res = Law{}(ct, table[p.material[i] * num_materials + planes[k].material], h);
+    f += res.force;
+    t += cross(g.branch_a, res.force) + res.torque;
+  }
+}
+
+// Gathers contact forces, adds planes and gravity, then (when `integrate`) finishes the step.
+template <class P>
+struct particle_update_kernel {
+  using Real = typename P::real;
+  using Space = typename P::coord_space;
+  using Law = typename P::law;
+  using Integrator = typename P::integrator;
+  particle_view<Space> p;
+  typename Space::params coord;
+  const std::uint32_t* incident_offset;
+  const std::uint32_t* incident_entry;
+  contact_results<Real> in;
+  const plane<Real>* planes;
+  std::uint32_t num_planes;
+  typename Law::history* wall_history;
+  const typename Law::params* table;
+  std::uint32_t num_materials;
+  vec3<Real> gravity;
+  Real dt, time;
+  Real max_speed2;
+  bool integrate;
+  std::uint32_t* status;
+
+  DEM_HD void operator()(index_t i) const {
+    if (!p.active[i]) return;
+    vec3<Real> f{0, 0, 0}, t{0, 0, 0};
+    for (std::uint32_t k = incident_offset[i]; k < incident_offset[i + 1]; ++k) {
+      const std::uint32_t e = incident_entry[k];
+      const std::uint32_t c = e >> 1;
+      if (e & 1u) { f -= in.force[c]; t += in.torque_b[c]; }
+      else { f += in.force[c]; t += in.torque_a[c]; }
+    }
+    plane_forces<P>(p, coord, i, planes, num_planes, wall_history, table, num_materials, dt, time, f, t);
+    f += gravity * (Real(1) / p.inv_mass[i]);
+    p.force[i] = f;
+    p.torque[i] = t;
+    if (!integrate) return;
+    integrate::motion<Real> m{p.vel[i], p.omega[i], f, t, p.inv_mass[i], p.inv_inertia[i]};
+    const vec3<Real> dx = Integrator::post_force(m, dt);
+    p.vel[i] = m.velocity;
+    p.omega[i] = m.omega;
+    p.pos[i] = Space::displace(coord, p.pos[i], dx);
+    const Real v2 = norm2(m.velocity);
+    if (!(v2 <= max_speed2) || !all_finite(m.omega) || !all_finite(dx)) {  // NaN fails every comparison
+      atomic::min(&status[bad_particle], i);
+      return;
+    }
+    if (!Space::inside(coord, p.pos[i])) {
+      p.active[i] = 0;
+      p.vel[i] = p.omega[i] = vec3<Real>{0, 0, 0};
+      atomic::add(&status[lost_count], 1u);
+    }
+  }
+};
+
+// First half of a step for integrators that act before the force evaluation.
+template <class P>
+struct pre_force_kernel {
+  using Real = typename P::real;
+  using Space = typename P::coord_space;
+  particle_view<Space> p;
+  typename Space::params coord;
+  Real dt;
+  DEM_HD void operator()(index_t i) const {
+    if (!p.active[i]) return;
+    integrate::motion<Real> m{p.vel[i], p.omega[i], p.force[i], p.torque[i], p.inv_mass[i], p.inv_inertia[i]};
+    const vec3<Real> dx = P::integrator::pre_force(m, dt);
+    p.vel[i] = m.velocity;
+    p.omega[i] = m.omega;
+    p.pos[i] = Space::displace(coord, p.pos[i], dx);
+  }
+};
+
+// Squared displacement since the last contact-list build (for the Verlet-skin criterion).
+template <class Space>
+struct displacement2 {
+  particle_view<Space> p;
+  typename Space::params coord;
+  DEM_HD double operator()(index_t i) const {
+    return p.active[i] ? static_cast<double>(norm2(Space::difference(coord, p.pos[i], p.pos_ref[i]))) : 0.0;
+  }
+};
+
+template <class Space>
+struct kinetic_energy_of {
+  particle_view<Space> p;
+  DEM_HD double operator()(index_t i) const {
+    if (!p.active[i]) return 0.0;
+    return 0.5 * static_cast<double>(norm2(p.vel[i])) / p.inv_mass[i] +
+           0.5 * static_cast<double>(norm2(p.omega[i])) / p.inv_inertia[i];
+  }
+};
+
+template <class Space>
+struct potential_energy_of {
+  particle_view<Space> p;
+  typename Space::params coord;
+  vec3d gravity;
+  DEM_HD double operator()(index_t i) const {
+    if (!p.active[i]) return 0.0;
+    return -dot(gravity, Space::to_world(coord, p.pos[i])) / p.inv_mass[i];
+  }
+};
+
+// Elastic energy of the pair contacts (laws that define elastic_energy).
+template <class P>
+struct pair_elastic_energy_of {
+  using Real = typename P::real;
+  using Space = typename P::coord_space;
+  using Law = typename P::law;
+  particle_view<Space> p;
+  typename Space::params coord;
+  const std::uint32_t* pair_a;
+  const std::uint32_t* pair_b;
+  const typename Law::history* history;
+  const typename Law::params* table;
+  std::uint32_t num_materials;
+  DEM_HD double operator()(index_t c) const {
+    const std::uint32_t a = pair_a[c], b = pair_b[c];
+    typename P::shape::template pair_geometry<Real> g;
+    if (!p.active[a] || !p.active[b] ||
+        !P::shape::collide(Space::difference(coord, p.pos[a], p.pos[b]), p.radius[a], p.radius[b], g))
+      return 0.0;
+    const Real ra = p.radius[a], rb = p.radius[b];
+    const vec3<Real> zero{0, 0, 0};
+    const force::contact<Real> ct = make_contact(g, zero, zero, zero, zero, ra * rb / (ra + rb), Real(1), Real(1), Real(1), Real(0));
+    return static_cast<double>(Law::elastic_energy(ct, table[p.material[a] * num_materials + p.material[b]], history[c]));
+  }
+};
+
+template <class P>
+struct plane_elastic_energy_of {
+  using Real = typename P::real;
+  using Space = typename P::coord_space;
+  using Law = typename P::law;
+  particle_view<Space> p;
+  typename Space::params coord;
+  const plane<Real>* planes;
+  std::uint32_t num_planes;
+  const typename Law::history* wall_history;
+  const typename Law::params* table;
+  std::uint32_t num_materials;
+  DEM_HD double operator()(index_t i) const {
+    if (!p.active[i]) return 0.0;
+    double e = 0;
+    const vec3<Real> x = Space::to_real(coord, p.pos[i]);
+    for (std::uint32_t k = 0; k < num_planes; ++k) {
+      typename P::shape::template pair_geometry<Real> g;
+      if (!P::shape::collide_plane(x, p.radius[i], planes[k].point, planes[k].normal, g)) continue;
+      const vec3<Real> zero{0, 0, 0};
+      const force::contact<Real> ct = make_contact(g, zero, zero, zero, zero, p.radius[i], Real(1), Real(1), Real(1), Real(0));
+      e += static_cast<double>(
+          Law::elastic_energy(ct, table[p.material[i] * num_materials + planes[k].material], wall_history[i * num_planes + k]));
+    }
+    return e;
+  }
+};
+
+// Small utility kernels (namespace scope: CUDA kernels cannot take private nested types).
+template <class T>
+struct copy_kernel {
+  const T* in;
+  T* out;
+  DEM_HD void operator()(index_t i) const { out[i] = in[i]; }
+};
+
+struct zero_kernel {
+  std::uint32_t* out;
+  DEM_HD void operator()(index_t i) const { out[i] = 0; }
+};
+
+template <class Real>
+struct nonzero_force {
+  const vec3<Real>* f;
+  DEM_HD double operator()(index_t c) const { return (f[c].x != 0 || f[c].y != 0 || f[c].z != 0) ? 1.0 : 0.0; }
+};
+
+}  // namespace dem::sim

@@ -1,0 +1,184 @@
+// Bad input is refused before any step runs, with a message naming the parameter, the particle
+// or material, and the value; runs that diverge stop with the particle and the step.
+#include <doctest/doctest.h>
+
+#include <limits>
+#include <sstream>
+
+#include "support/scenarios.hpp"
+
+using namespace dem_test;
+using sim = sim_t<dem::force::hertz_mindlin>;
+
+namespace {
+dem::simulation_config cfg() {
+  dem::simulation_config c;
+  c.domain = {{-1, -1, -1}, {1, 1, 1}};
+  return c;
+}
+dem::particle_set one(double r = 1e-3, dem::vec3d x = {0, 0, 0}, dem::vec3d v = {0, 0, 0}) {
+  dem::particle_set s;
+  s.positions = {x};
+  s.radii = {r};
+  s.velocities = {v};
+  return s;
+}
+const double nan_v = std::numeric_limits<double>::quiet_NaN();
+const double inf = std::numeric_limits<double>::infinity();
+}  // namespace
+
+TEST_CASE("bad input: particle radius, position and velocity") {
+  sim s(cfg());
+  const auto m = s.add_material({});
+  CHECK_THROWS_WITH_AS(s.add_particles(one(-1e-3), m), doctest::Contains("radius of particle 0 is -0.001"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.add_particles(one(0.0), m), doctest::Contains("radius of particle 0 is 0"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.add_particles(one(nan_v), m), doctest::Contains("radius of particle 0 is nan"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.add_particles(one(1e-3, {nan_v, 0, 0}), m), doctest::Contains("position of particle 0 is not finite"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.add_particles(one(1e-3, {0, 0, 0}, {0, inf, 0}), m), doctest::Contains("velocity of particle 0 is not finite"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.add_particles(one(1e-3, {5, 0, 0}), m), doctest::Contains("outside the domain"), std::invalid_argument);
+  CHECK(s.num_particles() == 0);  // nothing half-added
+  s.add_particles(one(), m);
+  CHECK_THROWS_WITH_AS(s.add_particles(one(-2.0, {0.5, 0, 0}), m), doctest::Contains("radius of particle 1 is -2"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.set_velocities({{nan_v, 0, 0}}), doctest::Contains("velocity of particle 0 is not finite"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.add_particles(one(1e-3, {0, 0, 0}), 7), doctest::Contains("material id 7 does not exist"), std::invalid_argument);
+}
+
+TEST_CASE("bad input: material properties name the material and the value") {
+  sim s(cfg());
+  auto bad = [&](dem::material m) { return [&s, m] { s.add_material(m); }; };
+  dem::material m{"sand", 2500, 1e7, 0.3, 0.5, 0.5, 0.0};
+  auto with = [&](auto f) { dem::material x = m; f(x); return x; };
+  CHECK_THROWS_WITH_AS(bad(with([](auto& x) { x.density = -1; }))(), doctest::Contains("density of material 'sand' (id 0) is -1"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(bad(with([](auto& x) { x.density = 0; }))(), doctest::Contains("density"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(bad(with([](auto& x) { x.youngs_modulus = 0; }))(), doctest::Contains("youngs_modulus of material 'sand' (id 0) is 0"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(bad(with([](auto& x) { x.poisson_ratio = 0.6; }))(), doctest::Contains("poisson_ratio of material 'sand' (id 0) is 0.6"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(bad(with([](auto& x) { x.poisson_ratio = -1; }))(), doctest::Contains("poisson_ratio"), std::invalid_argument);
+  CHECK_NOTHROW(bad(with([](auto& x) { x.poisson_ratio = 0.5; }))());
+  CHECK_THROWS_WITH_AS(bad(with([](auto& x) { x.restitution = 0; }))(), doctest::Contains("restitution of material 'sand' (id 1) is 0"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(bad(with([](auto& x) { x.restitution = 1.1; }))(), doctest::Contains("restitution"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(bad(with([](auto& x) { x.friction = -0.1; }))(), doctest::Contains("friction of material 'sand' (id 1) is -0.1"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(bad(with([](auto& x) { x.rolling_friction = -0.1; }))(), doctest::Contains("rolling_friction"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.materials().set_pair(0, 0, {.restitution = 0.0}), doctest::Contains("restitution of material pair (0, 0) is 0"), std::invalid_argument);
+}
+
+TEST_CASE("bad input: time step") {
+  dem::simulation_config c = cfg();
+  c.dt = 0;
+  CHECK_THROWS_WITH_AS(sim{c}, doctest::Contains("dt is 0"), std::invalid_argument);
+  c.dt = -1e-5;
+  CHECK_THROWS_WITH_AS(sim{c}, doctest::Contains("dt is -1e-05"), std::invalid_argument);
+  c.dt = nan_v;
+  CHECK_THROWS_AS(sim{c}, std::invalid_argument);
+
+  // dt above the Rayleigh step is refused before the first step, unless asked for.
+  c.dt = 1e-3;
+  sim s(c);
+  const auto m = s.add_material({});
+  s.add_particles(one(), m);
+  CHECK_THROWS_WITH_AS(s.step(), doctest::Contains("exceeds the stable time step"), std::invalid_argument);
+  CHECK(s.step_count() == 0);
+  c.allow_unstable_dt = true;
+  sim t(c);
+  t.add_particles(one(), t.add_material({}));
+  CHECK_NOTHROW(t.step());
+  CHECK_THROWS_WITH_AS(t.set_dt(-1), doctest::Contains("dt is -1"), std::invalid_argument);
+}
+
+TEST_CASE("bad input: initial overlap above 10 % of the smaller radius") {
+  dem::particle_set s;
+  s.positions = {{0, 0, 0}, {1.7e-3, 0, 0}};  // overlap 0.3 mm of r = 1 mm
+  s.radii = {1e-3, 1e-3};
+  {
+    sim a(cfg());
+    a.add_particles(s, a.add_material({}));
+    CHECK_THROWS_WITH_AS(a.step(), doctest::Contains("particles 0 and 1 overlap by"), std::invalid_argument);
+  }
+  {
+    dem::simulation_config c = cfg();
+    c.allow_initial_overlap = true;
+    sim a(c);
+    a.add_particles(s, a.add_material({}));
+    CHECK_NOTHROW(a.step());
+  }
+  {
+    sim a(cfg());
+    const auto m = a.add_material({});
+    a.add_plane({0, 0, 0}, {0, 0, 1}, m);
+    a.add_particles(one(1e-3, {0, 0, 0.5e-3}), m);
+    CHECK_THROWS_WITH_AS(a.step(), doctest::Contains("particle 0 overlaps plane 0"), std::invalid_argument);
+  }
+}
+
+TEST_CASE("bad input: domain and planes") {
+  dem::simulation_config c = cfg();
+  c.domain = {{0, 0, 0}, {1, 0, 1}};
+  CHECK_THROWS_WITH_AS(sim{c}, doctest::Contains("config.domain"), std::invalid_argument);
+  sim s(cfg());
+  const auto m = s.add_material({});
+  CHECK_THROWS_WITH_AS(s.add_plane({0, 0, 0}, {0, 0, 0}, m), doctest::Contains("normal"), std::invalid_argument);
+  CHECK_THROWS_AS(s.step(), std::invalid_argument);  // no particles
+}
+
+TEST_CASE("divergence: a particle above the speed bound stops the run, naming particle and step") {
+  dem::simulation_config c = cfg();
+  c.max_speed = 5.0;
+  c.gravity = {0, 0, -1000};
+  c.dt = 1e-4;
+  c.allow_unstable_dt = true;
+  sim s(c);
+  const auto m = s.add_material({});
+  dem::particle_set p = one(1e-3, {0.5, 0, 0.9});
+  p.positions.push_back({0, 0, 0.9});
+  p.radii.push_back(1e-3);
+  p.velocities.push_back({0, 0, 0});
+  s.add_particles(p, m);
+  // Particle 0 reaches 5 m/s after 5 ms = 50 steps.
+  try {
+    s.step(100);
+    FAIL("no divergence reported");
+  } catch (const std::runtime_error& e) {
+    const std::string msg = e.what();
+    CHECK(msg.find("diverged at step 51") != std::string::npos);
+    CHECK(msg.find("particle 0") != std::string::npos);
+    CHECK(msg.find("config.max_speed") != std::string::npos);
+  }
+}
+
+TEST_CASE("divergence: NaN is reported") {
+  dem::simulation_config c = cfg();
+  c.dt = 1e-3;
+  c.allow_unstable_dt = true;
+  c.allow_initial_overlap = true;
+  c.gravity = {0, 0, 0};
+  sim s(c);
+  const auto m = s.add_material({"stiff", 2500, 1e12, 0.3, 0.5, 0.5, 0});
+  dem::particle_set p;
+  p.positions = {{0, 0, 0}, {1e-3, 0, 0}};
+  p.radii = {1e-3, 1e-3};
+  s.add_particles(p, m);
+  CHECK_THROWS_WITH_AS(s.step(1000), doctest::Contains("diverged at step"), std::runtime_error);
+}
+
+TEST_CASE("lost particles are deactivated, counted and reported, never read out of bounds") {
+  dem::simulation_config c = cfg();
+  c.gravity = {0, 0, 0};
+  sim s(c);
+  const auto m = s.add_material({});
+  dem::particle_set p = one(1e-3, {0.99, 0, 0}, {10, 0, 0});
+  p.positions.push_back({0, 0, 0});
+  p.radii.push_back(1e-3);
+  p.velocities.push_back({0, 0, 1});
+  s.add_particles(p, m);
+  std::ostringstream log;
+  s.set_log(&log);
+  s.step(200);
+  CHECK(s.num_lost() == 1);
+  CHECK(s.num_active() == 1);
+  CHECK(log.str().find("1 particle(s) left the domain") != std::string::npos);
+  const auto snap = s.snapshot();
+  CHECK(snap.active[0] == 0);
+  CHECK(snap.active[1] == 1);
+  CHECK(snap.position[1].z == doctest::Approx(200 * 1e-5 * 1.0));
+  s.step(10);  // rebuilds with an inactive particle keep working
+  CHECK(s.num_lost() == 1);
+}
