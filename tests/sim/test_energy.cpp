@@ -28,7 +28,7 @@ TEST_CASE_TEMPLATE("energy: elastic frictionless spheres in a box conserve energ
   s.velocities.resize(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) s.velocities[i] = {0.3 * std::sin(1.0 * i), 0.3 * std::cos(2.0 * i), -0.2};
   sim.add_particles(s, m);
-  CHECK(sim.stable_time_step() > 20 * cfg.dt);
+  CHECK(sim.stable_time_step() > 10 * cfg.dt);
   auto total = [&] { return sim.kinetic_energy() + sim.potential_energy() + sim.elastic_energy(); };
   sim.step(1);
   const double e0 = total();

@@ -40,7 +40,7 @@ TEST_CASE_TEMPLATE("history: rebuilding the contact list every step changes noth
     max_tangential = std::max(max_tangential, std::hypot(f[2].x, f[2].y));
   }
   CHECK(eager.sim.num_rebuilds() >= 3000);
-  CHECK(lazy.sim.num_rebuilds() < 10);
+  CHECK(lazy.sim.num_rebuilds() < 100);
   CHECK(max_tangential > 1e-7);  // tangential springs were loaded, so history mattered
   const auto pa = lazy.sim.positions(), pb = eager.sim.positions();
   const auto va = lazy.sim.velocities(), vb = eager.sim.velocities();

@@ -50,7 +50,7 @@ namespace detail {
 inline void require(bool ok, const std::string& what, const std::string& who, double value, const char* rule) {
   if (ok) return;
   std::ostringstream s;
-  s.precision(17);
+  s.precision(10);
   s << "dem: " << what << " of " << who << " is " << value << ", but it must be " << rule;
   throw std::invalid_argument(s.str());
 }
