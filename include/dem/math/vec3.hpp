@@ -1,6 +1,8 @@
 #pragma once
-// A 3-vector usable in host and device code. Plain aggregate: trivially copyable, no constructors
-// beyond aggregate initialisation, so it can live in device buffers and be memcpy'd.
+// A 3-vector usable in host and device code. Trivially copyable (trivial default constructor),
+// so it can live in device buffers and be memcpy'd. Conversion between element types is an
+// explicit constructor, not a conversion operator: nvcc's front end resolves `vec3<float>(v)` on an
+// aggregate as aggregate initialisation and rejects it.
 #include <cmath>
 
 #include "dem/config.hpp"
@@ -11,10 +13,10 @@ template <class T>
 struct vec3 {
   T x, y, z;
 
+  vec3() = default;
+  DEM_HD constexpr vec3(T x_, T y_, T z_) : x(x_), y(y_), z(z_) {}
   template <class U>
-  DEM_HD explicit constexpr operator vec3<U>() const {
-    return {static_cast<U>(x), static_cast<U>(y), static_cast<U>(z)};
-  }
+  DEM_HD explicit constexpr vec3(const vec3<U>& o) : x(static_cast<T>(o.x)), y(static_cast<T>(o.y)), z(static_cast<T>(o.z)) {}
   DEM_HD constexpr T& operator[](int i) { return i == 0 ? x : (i == 1 ? y : z); }
   DEM_HD constexpr const T& operator[](int i) const { return i == 0 ? x : (i == 1 ? y : z); }
 

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Builds and runs the main example (gravity packing); extra arguments go to the example,
+# e.g. scripts/run-example.sh --n 5000 --time 0.2 --out out/packing
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDEM_BUILD_TESTS=OFF -DDEM_BUILD_BENCHMARKS=OFF >/dev/null
+cmake --build build -j"$(nproc)" --target gravity_packing
+exec build/examples/gravity_packing "$@"
