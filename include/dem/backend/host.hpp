@@ -56,7 +56,7 @@ struct host {
   template <class F>
   void for_each(index_t n, const F& f) const {
 #if defined(_OPENMP)
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for simd schedule(simd:static)
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) f(static_cast<index_t>(i));
 #else
     for (index_t i = 0; i < n; ++i) f(i);

@@ -23,6 +23,7 @@ struct particle_view {
   material_id* material;
   std::uint32_t* id;                  // stable particle id (order of creation)
   std::uint8_t* active;               // 0 once the particle has left the domain
+  std::uint32_t* plane_touch;         // bit k: touching plane k at the last evaluation
 };
 
 // An infinite plane; particles live on the side `normal` points to.

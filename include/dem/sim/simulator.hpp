@@ -78,10 +78,14 @@ class Simulator {
     if (!all_finite(point) || !(n > 0) || !std::isfinite(n))
       throw std::invalid_argument("dem: plane point " + str(point) + " / normal " + str(normal) + " is not valid (finite point, non-zero normal)");
     (void)materials_[mat];
+    if (planes_host_.size() >= 32)
+      throw std::invalid_argument("dem: add_plane: at most 32 planes per simulation (plane " + std::to_string(planes_host_.size()) +
+                                  " requested); use a triangle mesh boundary for more");
     planes_host_.push_back({vec3<real>(point), vec3<real>(normal / n), mat});
     planes_.assign(planes_host_);
     wall_history_.resize(std::size_t(num_particles_) * planes_host_.size());
     wall_history_.fill(history{});  // plane count changed: history with planes restarts
+    plane_touch_.fill(0);
     return static_cast<std::uint32_t>(planes_host_.size() - 1);
   }
 
@@ -133,6 +137,7 @@ class Simulator {
       h.material.push_back(mats[k]);
       h.id.push_back(first + static_cast<std::uint32_t>(k));
       h.active.push_back(1);
+      h.plane_touch.push_back(0);
       h.wall_history.resize(h.wall_history.size() + planes_host_.size(), history{});
       r_max_ = std::max(r_max_, r);
     }
@@ -291,7 +296,7 @@ class Simulator {
   // Bytes held in backend memory per particle and per listed contact (for the memory tables).
   static constexpr std::size_t bytes_per_particle() {
     return 2 * sizeof(position_type) + 4 * sizeof(vec3<real>) + 3 * sizeof(real) + sizeof(material_id) +
-           sizeof(std::uint32_t) + sizeof(std::uint8_t);
+           2 * sizeof(std::uint32_t) + sizeof(std::uint8_t);
   }
   static constexpr std::size_t bytes_per_contact() {
     return 2 * sizeof(std::uint32_t) + 2 * sizeof(history) + 3 * sizeof(vec3<real>) + sizeof(std::uint64_t) +
@@ -308,6 +313,7 @@ class Simulator {
     std::vector<material_id> material;
     std::vector<std::uint32_t> id;
     std::vector<std::uint8_t> active;
+    std::vector<std::uint32_t> plane_touch;
     std::vector<history> wall_history;
   };
 
@@ -324,6 +330,7 @@ class Simulator {
     material_.copy_to(h.material);
     id_.copy_to(h.id);
     active_.copy_to(h.active);
+    plane_touch_.copy_to(h.plane_touch);
     wall_history_.copy_to(h.wall_history);
     return h;
   }
@@ -341,6 +348,7 @@ class Simulator {
     material_.assign(h.material);
     id_.assign(h.id);
     active_.assign(h.active);
+    plane_touch_.assign(h.plane_touch);
     wall_history_.assign(h.wall_history);
   }
 
@@ -356,7 +364,7 @@ class Simulator {
 
   sim::particle_view<coord_space> view() {
     return {pos_.data(), pos_ref_.data(), vel_.data(), omega_.data(), force_.data(), torque_.data(), radius_.data(),
-            inv_mass_.data(), inv_inertia_.data(), material_.data(), id_.data(), active_.data()};
+            inv_mass_.data(), inv_inertia_.data(), material_.data(), id_.data(), active_.data(), plane_touch_.data()};
   }
   sim::contact_results<real> results() { return {cforce_.data(), ctorque_a_.data(), ctorque_b_.data()}; }
   std::uint32_t num_materials() const { return static_cast<std::uint32_t>(materials_.size()); }
@@ -399,11 +407,13 @@ class Simulator {
 
   void one_step() {
     const real dt = static_cast<real>(cfg_.dt);
+    double moved2;
     if constexpr (Policies::integrator::needs_initial_force)
-      backend_.for_each(num_particles_, sim::pre_force_kernel<Policies>{view(), coord_, dt});
+      moved2 = backend_.reduce_max(num_particles_, sim::pre_force_kernel<Policies>{view(), coord_, dt});
+    else
+      moved2 = backend_.reduce_max(num_particles_, sim::displacement2<coord_space>{view(), coord_});
     const double half = 0.5 * margin();
-    if (!contacts_valid_ || backend_.reduce_max(num_particles_, sim::displacement2<coord_space>{view(), coord_}) > half * half)
-      rebuild_contacts();
+    if (!contacts_valid_ || moved2 > half * half) rebuild_contacts();
     evaluate_forces(true);
     ++steps_;
     time_ += cfg_.dt;
@@ -510,6 +520,7 @@ class Simulator {
     permute(material_);
     permute(id_);
     permute(active_);
+    permute(plane_touch_);
     if (num_planes()) permute(wall_history_, num_planes());
     const std::uint32_t n_active = num_particles_ - lost_now();
 
@@ -635,6 +646,7 @@ class Simulator {
   buffer<material_id> material_;
   buffer<std::uint32_t> id_;
   buffer<std::uint8_t> active_;
+  buffer<std::uint32_t> plane_touch_;
   buffer<history> wall_history_;  // particle-major, num_planes per particle
   // Per listed pair.
   buffer<std::uint32_t> pair_a_, pair_b_;

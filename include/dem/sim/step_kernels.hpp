@@ -75,7 +75,8 @@ struct pair_force_kernel {
   }
 };
 
-// Force of all planes on particle i (wall history is per particle and plane).
+// Force of all planes on particle i. Wall history is per particle and plane; it is reset only
+// for planes the particle touched at the last evaluation (bit mask), so far planes cost no writes.
 template <class P>
 DEM_HD inline void plane_forces(const particle_view<typename P::coord_space>& p, const typename P::coord_space::params& coord,
                                 index_t i, const plane<typename P::real>* planes, std::uint32_t num_planes,
@@ -88,13 +89,16 @@ DEM_HD inline void plane_forces(const particle_view<typename P::coord_space>& p,
   using Law = typename P::law;
   const vec3<Real> x = Space::to_real(coord, p.pos[i]);
   const Real r = p.radius[i];
+  const std::uint32_t touched = p.plane_touch[i];
+  std::uint32_t touching = 0;
   for (std::uint32_t k = 0; k < num_planes; ++k) {
     typename Law::history& h = wall_history[i * num_planes + k];
     typename Shape::template pair_geometry<Real> g;
     if (!Shape::collide_plane(x, r, planes[k].point, planes[k].normal, g)) {
-      h = typename Law::history{};
+      if (touched & (1u << k)) h = typename Law::history{};
       continue;
     }
+    touching |= 1u << k;
     const vec3<Real> zero{0, 0, 0};
     const force::contact<Real> ct = make_contact(g, p.vel[i], p.omega[i], zero, zero, r, Real(1) / p.inv_mass[i],
                                                  Real(1) / p.inv_inertia[i], dt, time);
@@ -102,6 +106,7 @@ DEM_HD inline void plane_forces(const particle_view<typename P::coord_space>& p,
     f += res.force;
     t += cross(g.branch_a, res.force) + res.torque;
   }
+  if (touching != touched) p.plane_touch[i] = touching;
 }
 
 // Gathers contact forces, adds planes and gravity, then (when `integrate`) finishes the step.
@@ -159,7 +164,9 @@ struct particle_update_kernel {
   }
 };
 
-// First half of a step for integrators that act before the force evaluation.
+// First half of a step for integrators that act before the force evaluation. Run through
+// reduce_max: it returns the squared displacement since the last contact-list build, so the
+// Verlet-skin check costs no extra pass over the particles.
 template <class P>
 struct pre_force_kernel {
   using Real = typename P::real;
@@ -167,13 +174,14 @@ struct pre_force_kernel {
   particle_view<Space> p;
   typename Space::params coord;
   Real dt;
-  DEM_HD void operator()(index_t i) const {
-    if (!p.active[i]) return;
+  DEM_HD double operator()(index_t i) const {
+    if (!p.active[i]) return 0.0;
     integrate::motion<Real> m{p.vel[i], p.omega[i], p.force[i], p.torque[i], p.inv_mass[i], p.inv_inertia[i]};
     const vec3<Real> dx = P::integrator::pre_force(m, dt);
     p.vel[i] = m.velocity;
     p.omega[i] = m.omega;
     p.pos[i] = Space::displace(coord, p.pos[i], dx);
+    return static_cast<double>(norm2(Space::difference(coord, p.pos[i], p.pos_ref[i])));
   }
 };
 
