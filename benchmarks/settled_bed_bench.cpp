@@ -21,10 +21,14 @@ dem::particle_set settled(std::size_t n) {
   bench::setup(sim, start);
   sim.advance(bench::settle_time);
   const auto snap = sim.snapshot();
-  std::ofstream out(cache);
-  out << "x,y,z,r\n" << std::setprecision(17);
-  for (std::size_t i = 0; i < snap.size(); ++i)
-    if (snap.active[i]) out << snap.position[i].x << ',' << snap.position[i].y << ',' << snap.position[i].z << ',' << snap.radius[i] << '\n';
+  {
+    std::ofstream out(cache + ".tmp");
+    out << "x,y,z,r\n" << std::setprecision(17);
+    for (std::size_t i = 0; i < snap.size(); ++i)
+      if (snap.active[i]) out << snap.position[i].x << ',' << snap.position[i].y << ',' << snap.position[i].z << ',' << snap.radius[i] << '\n';
+    if (!out.flush()) throw std::runtime_error("cannot write " + cache + ".tmp");
+  }
+  std::filesystem::rename(cache + ".tmp", cache);  // complete files only, even if interrupted
   return bench::read_bed(cache);
 }
 
@@ -38,6 +42,7 @@ void settled_bed(benchmark::State& state) {
   bench::setup(sim, bed);
   sim.step(200);  // let contact history and the contact list form
   const int steps = 100;
+  const std::uint64_t rebuilds0 = sim.num_rebuilds(), steps0 = sim.step_count();
   for (auto _ : state) {
     sim.step(steps);
     sim.backend().synchronize();
@@ -50,6 +55,8 @@ void settled_bed(benchmark::State& state) {
       static_cast<double>(Sim::bytes_per_particle()) +
       static_cast<double>(Sim::bytes_per_contact()) * static_cast<double>(sim.num_listed_pairs()) / static_cast<double>(bed.size());
   state.counters["threads"] = dem::backend::host::concurrency();
+  state.counters["steps_per_rebuild"] =
+      static_cast<double>(sim.step_count() - steps0) / static_cast<double>(std::max<std::uint64_t>(1, sim.num_rebuilds() - rebuilds0));
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ struct sphere {
     if (dist2 >= rs * rs || dist2 <= Real(0)) return false;
     const Real dist = sqrt(dist2);
     g.overlap = rs - dist;
-    g.normal = d / dist;
+    g.normal = d * (Real(1) / dist);  // one division, not three
     // Contact point in the middle of the overlap region.
     g.branch_a = g.normal * (-(r_a - Real(0.5) * g.overlap));
     g.branch_b = g.normal * (r_b - Real(0.5) * g.overlap);

@@ -232,12 +232,12 @@ class Simulator {
   // Forces a contact-list rebuild before the next force evaluation (history is carried over).
   void request_rebuild() { contacts_valid_ = false; }
 
-  // Pairs that touch now (listed pairs minus those only within the margin).
+  // Pairs of particles that overlap now (listed pairs minus those only within the margin).
   std::uint64_t num_touching_pairs() {
     prepare();
-    const sim::contact_results<real> cr = results();
     if (num_contacts_ == 0) return 0;
-    return static_cast<std::uint64_t>(backend_.reduce_sum(num_contacts_, sim::nonzero_force<real>{cr.force}));
+    return static_cast<std::uint64_t>(
+        backend_.reduce_sum(num_contacts_, sim::count_overlapping<Policies>{view(), coord_, pair_a_.data(), pair_b_.data()}));
   }
 
   io::snapshot snapshot() const {
@@ -391,7 +391,7 @@ class Simulator {
     }
     if (!contacts_valid_) rebuild_contacts();
     if (steps_ == 0 && !cfg_.allow_initial_overlap) check_initial_overlaps();
-    if constexpr (Policies::integrator::needs_initial_force) evaluate_forces(false);
+    if constexpr (Policies::integrator::needs_initial_force) evaluate_forces(false);  // history not advanced
     prepared_ = true;
   }
 
@@ -420,8 +420,10 @@ class Simulator {
     check_status();
   }
 
+  // With integrate = false (forces of the initial state) the laws see dt = 0, so history such as
+  // the tangential spring is not advanced twice in the first step.
   void evaluate_forces(bool integrate) {
-    const real dt = static_cast<real>(cfg_.dt), t = static_cast<real>(time_);
+    const real dt = integrate ? static_cast<real>(cfg_.dt) : real(0), t = static_cast<real>(time_);
     if (num_contacts_)
       backend_.for_each(num_contacts_, sim::pair_force_kernel<Policies>{view(), coord_, pair_a_.data(), pair_b_.data(), history_.data(),
                                                                         params_.data(), num_materials(), results(), dt, t});

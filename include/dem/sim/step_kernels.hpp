@@ -283,10 +283,21 @@ struct zero_kernel {
   DEM_HD void operator()(index_t i) const { out[i] = 0; }
 };
 
-template <class Real>
-struct nonzero_force {
-  const vec3<Real>* f;
-  DEM_HD double operator()(index_t c) const { return (f[c].x != 0 || f[c].y != 0 || f[c].z != 0) ? 1.0 : 0.0; }
+template <class P>
+struct count_overlapping {
+  using Space = typename P::coord_space;
+  particle_view<Space> p;
+  typename Space::params coord;
+  const std::uint32_t* pair_a;
+  const std::uint32_t* pair_b;
+  DEM_HD double operator()(index_t c) const {
+    const std::uint32_t a = pair_a[c], b = pair_b[c];
+    typename P::shape::template pair_geometry<typename P::real> g;
+    return (p.active[a] && p.active[b] &&
+            P::shape::collide(Space::difference(coord, p.pos[a], p.pos[b]), p.radius[a], p.radius[b], g))
+               ? 1.0
+               : 0.0;
+  }
 };
 
 }  // namespace dem::sim

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Deterministic initial state for the "settled bed" peer benchmark.
+
+N monodisperse spheres (r = 1 mm) on a jittered cubic lattice:
+  nx = ny = ceil(cbrt(N)), nz = ceil(N / (nx*ny)), spacing s = 2.2 mm, L = nx*s,
+  site (i, j, l) -> ((i+0.5)s, (j+0.5)s, (l+0.5)s) + U(-0.1 mm, +0.1 mm) per axis,
+  first N sites in (i fastest, then j, then l) order, zero velocity, numpy seed 42.
+
+Writes
+  <out>/bed_N<N>.csv       plain CSV with header "x,y,z,r" (SI units)
+  <out>/bed_N<N>.data      LIGGGHTS data file (atom_style granular: id type diameter density x y z)
+  <out>/bed_N<N>.env       shell-sourceable geometry (BED_N, BED_L, BED_ZTOP)
+"""
+import argparse
+import math
+import os
+
+import numpy as np
+
+R = 1.0e-3
+RHO = 2500.0
+S = 2.2e-3
+JITTER = 0.1e-3
+SEED = 42
+
+
+def make_bed(n):
+    nx = int(math.ceil(round(n ** (1.0 / 3.0), 9)))
+    # guard against floating point in cbrt (e.g. 27 -> 3.0000000004)
+    while (nx - 1) ** 3 >= n:
+        nx -= 1
+    while nx ** 3 < n:
+        nx += 1
+    ny = nx
+    nz = int(math.ceil(n / (nx * ny)))
+    L = nx * S
+    k = np.arange(n)
+    i = k % nx
+    j = (k // nx) % ny
+    l = k // (nx * ny)
+    base = np.stack([(i + 0.5) * S, (j + 0.5) * S, (l + 0.5) * S], axis=1)
+    rng = np.random.default_rng(SEED)
+    pos = base + rng.uniform(-JITTER, JITTER, size=(n, 3))
+    return pos, L, nx, ny, nz
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("N", type=int)
+    ap.add_argument("--out", default=".")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    pos, L, nx, ny, nz = make_bed(a.N)
+    n = a.N
+    ztop = float(pos[:, 2].max() + R)
+    stem = os.path.join(a.out, f"bed_N{n}")
+
+    with open(stem + ".csv", "w") as f:
+        f.write("x,y,z,r\n")
+        for p in pos:
+            f.write(f"{p[0]:.9e},{p[1]:.9e},{p[2]:.9e},{R:.9e}\n")
+
+    # LIGGGHTS data file; box is generous in z (particles only fall).
+    zhi = ztop + 5 * R
+    with open(stem + ".data", "w") as f:
+        f.write(f"settled-bed benchmark, N={n}, nx=ny={nx}, nz={nz}, s={S}, L={L}, seed={SEED}\n\n")
+        f.write(f"{n} atoms\n1 atom types\n\n")
+        f.write(f"0.0 {L:.9e} xlo xhi\n0.0 {L:.9e} ylo yhi\n0.0 {zhi:.9e} zlo zhi\n\n")
+        f.write("Atoms\n\n")
+        for k, p in enumerate(pos):
+            f.write(f"{k + 1} 1 {2 * R:.9e} {RHO:.9e} {p[0]:.9e} {p[1]:.9e} {p[2]:.9e}\n")
+
+    with open(stem + ".env", "w") as f:
+        f.write(f"BED_N={n}\nBED_L={L:.9e}\nBED_ZTOP={ztop:.9e}\nBED_ZHI={zhi:.9e}\n")
+    print(f"N={n} nx=ny={nx} nz={nz} L={L:.6g} ztop={ztop:.6g} -> {stem}.{{csv,data,env}}")
+
+
+if __name__ == "__main__":
+    main()

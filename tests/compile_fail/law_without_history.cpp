@@ -1,0 +1,19 @@
+// Must not compile: the force law has no `history` type.
+#include <dem/dem.hpp>
+
+struct my_law {
+  static constexpr const char* name = "my_law";
+  template <class Real>
+  struct law {
+    struct params {
+      Real k;
+    };
+    static params make_params(const dem::material_pair&) { return {1}; }
+    dem::force::contact_force<Real> operator()(const dem::force::contact<Real>& c, const params& p) const {
+      return {c.normal * (p.k * c.overlap), {0, 0, 0}};
+    }
+  };
+  static double stable_time_step(const dem::material&, const dem::material_pair&, double, double) { return 1; }
+};
+
+int main() { dem::Simulator<dem::policies<dem::shape::sphere, my_law>> sim(dem::simulation_config{}); }
