@@ -52,15 +52,22 @@ struct host {
 #endif
   }
 
-  // f(i) for i in [0, n). Iterations must be independent.
+  // Loops shorter than this run on the calling thread: waking the team costs more than it saves.
+  static constexpr index_t parallel_threshold = 2048;
+
+  // f(i) for i in [0, n). Iterations must be independent (as CUDA threads are), which also lets
+  // the compiler vectorise across them.
   template <class F>
   void for_each(index_t n, const F& f) const {
 #if defined(_OPENMP)
+    if (n >= parallel_threshold) {
 #pragma omp parallel for simd schedule(simd:static)
-    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) f(static_cast<index_t>(i));
-#else
-    for (index_t i = 0; i < n; ++i) f(i);
+      for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) f(static_cast<index_t>(i));
+      return;
+    }
 #endif
+#pragma omp simd
+    for (index_t i = 0; i < n; ++i) f(i);
   }
 
   // Stable sort of the first n (key, value) pairs by key.
@@ -100,7 +107,7 @@ struct host {
     partial_.assign(chunks, 0.0);
     double* out = partial_.data();
 #if defined(_OPENMP)
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= parallel_threshold)
 #endif
     for (std::int64_t c = 0; c < static_cast<std::int64_t>(chunks); ++c) {
       double s = 0.0;
@@ -120,7 +127,7 @@ struct host {
     partial_.assign(chunks, -1.0e308);
     double* out = partial_.data();
 #if defined(_OPENMP)
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= parallel_threshold)
 #endif
     for (std::int64_t c = 0; c < static_cast<std::int64_t>(chunks); ++c) {
       double s = -1.0e308;
@@ -137,7 +144,7 @@ struct host {
   void synchronize() const {}
 
  private:
-  static constexpr index_t chunk = 4096;
+  static constexpr index_t chunk = 1024;
   std::vector<std::uint32_t> order_;
   std::vector<double> partial_;
 };
