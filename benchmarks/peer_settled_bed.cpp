@@ -24,8 +24,14 @@ int main(int argc, char** argv) {
     const dem::particle_set bed = bench::read_bed(argv[1]);
     const long n = std::atol(argv[2]);
     const int threads = std::atoi(argv[3]);
-    if (n != static_cast<long>(bed.size())) throw std::invalid_argument("N = " + std::string(argv[2]) + " but the bed has " + std::to_string(bed.size()) + " particles");
-    if (threads < 1) throw std::invalid_argument("threads must be >= 1, got " + std::string(argv[3]));
+    if (n != static_cast<long>(bed.size())) {
+      std::fprintf(stderr, "peer_settled_bed: N = %s but the bed has %zu particles\n", argv[2], bed.size());
+      return 2;
+    }
+    if (threads < 1) {
+      std::fprintf(stderr, "peer_settled_bed: threads must be >= 1, got %s\n", argv[3]);
+      return 2;
+    }
 #if defined(_OPENMP)
     omp_set_num_threads(threads);
 #endif

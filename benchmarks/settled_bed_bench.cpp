@@ -52,7 +52,7 @@ void settled_bed(benchmark::State& state) {
   state.counters["contacts_per_particle"] = 2.0 * static_cast<double>(sim.num_touching_pairs()) / static_cast<double>(bed.size());
   state.counters["listed_pairs_per_particle"] = static_cast<double>(sim.num_listed_pairs()) / static_cast<double>(bed.size());
   state.counters["bytes_per_particle"] =
-      static_cast<double>(Sim::bytes_per_particle()) +
+      static_cast<double>(Sim::bytes_per_particle() + sim.wall_history_bytes_per_particle()) +
       static_cast<double>(Sim::bytes_per_contact()) * static_cast<double>(sim.num_listed_pairs()) / static_cast<double>(bed.size());
   state.counters["threads"] = dem::backend::host::concurrency();
   state.counters["steps_per_rebuild"] =

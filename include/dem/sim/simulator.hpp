@@ -150,29 +150,10 @@ class Simulator {
 
   void set_dt(double dt) { check_dt(dt); cfg_.dt = dt; prepared_ = false; }
 
-  // Replaces the velocities (ordered by particle id).
-  void set_velocities(const std::vector<vec3d>& v_by_id) {
-    if (v_by_id.size() != num_particles_)
-      throw std::invalid_argument("dem: set_velocities: got " + std::to_string(v_by_id.size()) + " velocities for " + std::to_string(num_particles_) + " particles");
-    host_state h = pull();
-    for (std::size_t i = 0; i < num_particles_; ++i) {
-      const vec3d v = v_by_id[h.id[i]];
-      if (!all_finite(v)) throw std::invalid_argument("dem: velocity of particle " + std::to_string(h.id[i]) + " is not finite: " + str(v));
-      h.vel[i] = vec3<real>(v);
-    }
-    push(h);
-  }
-
+  // Replaces the velocities / angular velocities (ordered by particle id).
+  void set_velocities(const std::vector<vec3d>& v_by_id) { set_by_id(&host_state::vel, v_by_id, "velocity"); }
   void set_angular_velocities(const std::vector<vec3d>& w_by_id) {
-    if (w_by_id.size() != num_particles_)
-      throw std::invalid_argument("dem: set_angular_velocities: got " + std::to_string(w_by_id.size()) + " values for " + std::to_string(num_particles_) + " particles");
-    host_state h = pull();
-    for (std::size_t i = 0; i < num_particles_; ++i) {
-      const vec3d w = w_by_id[h.id[i]];
-      if (!all_finite(w)) throw std::invalid_argument("dem: angular velocity of particle " + std::to_string(h.id[i]) + " is not finite: " + str(w));
-      h.omega[i] = vec3<real>(w);
-    }
-    push(h);
+    set_by_id(&host_state::omega, w_by_id, "angular velocity");
   }
 
   // Where log messages (lost particles) go; nullptr silences them.
@@ -293,7 +274,9 @@ class Simulator {
     }
   }
 
-  // Bytes held in backend memory per particle and per listed contact (for the memory tables).
+  // Bytes held in backend memory per particle (state arrays, without wall history) and per listed
+  // contact, for the memory tables; wall_history_bytes_per_particle() adds the (particle, plane) history.
+  std::size_t wall_history_bytes_per_particle() const { return planes_host_.size() * sizeof(history); }
   static constexpr std::size_t bytes_per_particle() {
     return 2 * sizeof(position_type) + 4 * sizeof(vec3<real>) + 3 * sizeof(real) + sizeof(material_id) +
            2 * sizeof(std::uint32_t) + sizeof(std::uint8_t);
@@ -350,6 +333,19 @@ class Simulator {
     active_.assign(h.active);
     plane_touch_.assign(h.plane_touch);
     wall_history_.assign(h.wall_history);
+  }
+
+  void set_by_id(std::vector<vec3<real>> host_state::*field, const std::vector<vec3d>& values, const char* what) {
+    if (values.size() != num_particles_)
+      throw std::invalid_argument(std::string("dem: got ") + std::to_string(values.size()) + " values of " + what + " for " +
+                                  std::to_string(num_particles_) + " particles");
+    host_state h = pull();
+    for (std::size_t i = 0; i < num_particles_; ++i) {
+      const vec3d v = values[h.id[i]];
+      if (!all_finite(v)) throw std::invalid_argument(std::string("dem: ") + what + " of particle " + std::to_string(h.id[i]) + " is not finite: " + str(v));
+      (h.*field)[i] = vec3<real>(v);
+    }
+    push(h);
   }
 
   std::vector<vec3d> by_id(const buffer<vec3<real>>& b) const {
@@ -620,7 +616,12 @@ class Simulator {
     s << v;
     return s.str();
   }
-  static std::string str(const vec3d& v) { return "(" + num(v.x) + ", " + num(v.y) + ", " + num(v.z) + ")"; }
+  static std::string str(const vec3d& v) {
+    std::ostringstream s;  // not "(" + ...: GCC 12 warns falsely (-Wrestrict) on that pattern
+    s.precision(9);
+    s << '(' << v.x << ", " << v.y << ", " << v.z << ')';
+    return s.str();
+  }
 
   simulation_config cfg_;
   typename coord_space::params coord_{};
