@@ -16,8 +16,6 @@
 #define DEM_DEVICE_CODE 0
 #endif
 
-#define DEM_FORCEINLINE inline __attribute__((always_inline))
-
 #include <cstdint>
 
 namespace dem {

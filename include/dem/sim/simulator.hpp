@@ -9,6 +9,7 @@
 //
 // See docs/architecture.md for the data model and where later features plug in.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <iostream>
@@ -432,9 +433,15 @@ class Simulator {
                                           vec3<real>(cfg_.gravity), dt, t, vmax2, integrate, status_.data()});
   }
 
+  // The status words the kernels write (one small copy on a GPU).
+  std::array<std::uint32_t, sim::status_words> read_status() const {
+    std::array<std::uint32_t, sim::status_words> s;
+    status_.copy_to(s.data(), sim::status_words);
+    return s;
+  }
+
   void check_status() {
-    std::uint32_t s[sim::status_words];
-    status_.copy_to(s, sim::status_words);
+    const auto s = read_status();
     if (s[sim::bad_particle] != sim::no_particle) {
       const host_state h = pull();
       const std::uint32_t i = s[sim::bad_particle];
@@ -520,7 +527,7 @@ class Simulator {
     permute(active_);
     permute(plane_touch_);
     if (num_planes()) permute(wall_history_, num_planes());
-    const std::uint32_t n_active = num_particles_ - lost_now();
+    const std::uint32_t n_active = num_particles_ - read_status()[sim::lost_count];
 
     // 2. Compact occupied cells.
     head_.resize(n);
@@ -584,11 +591,6 @@ class Simulator {
     ++rebuilds_;
   }
 
-  std::uint32_t lost_now() {
-    std::uint32_t s[sim::status_words];
-    status_.copy_to(s, sim::status_words);
-    return s[sim::lost_count];
-  }
 
   template <class T>
   void permute(buffer<T>& b, std::uint32_t stride = 1) {
@@ -600,7 +602,6 @@ class Simulator {
   // One scratch buffer per element type, reused across rebuilds.
   template <class T>
   buffer<T>& scratch_for() {
-    static_assert(sizeof(T) > 0);
     if constexpr (std::is_same_v<T, position_type>) return scratch_pos_;
     else if constexpr (std::is_same_v<T, vec3<real>>) return scratch_vec_;
     else if constexpr (std::is_same_v<T, real>) return scratch_real_;
