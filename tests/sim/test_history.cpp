@@ -11,7 +11,10 @@ template <class Force>
 struct trio {
   sim_t<Force> sim;
   explicit trio(dem::simulation_config cfg) : sim(cfg) {
-    const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, 0.5, 0.05});
+    dem::material mat{"m", 2500, 1e7, 0.3, 0.5, 0.5, 0.05};
+    mat.work_of_adhesion = 0.01;  // used by the cohesive law only
+    mat.cohesion_range = 2e-5;
+    const auto m = sim.add_material(mat);
     sim.add_plane({0, 0, 0}, {0, 0, 1}, m);
     // Two spheres side by side on the floor and one resting in the groove, slightly off-centre:
     // friction springs build up at every contact.
@@ -25,7 +28,7 @@ struct trio {
 }  // namespace
 
 TEST_CASE_TEMPLATE("history: rebuilding the contact list every step changes nothing", Force, dem::force::hertz_mindlin,
-                   dem::force::linear_spring_dashpot) {
+                   dem::force::linear_spring_dashpot, dem::force::hertz_mindlin_epsd, dem::force::hertz_mindlin_cohesive) {
   dem::simulation_config cfg;
   cfg.domain = {{-0.01, -0.01, -0.001}, {0.01, 0.01, 0.01}};
   cfg.dt = 1e-6;

@@ -9,7 +9,8 @@
 //   DEM_HD static vec3d to_world(const params&, const position&);  // output, in double
 //   DEM_HD static vec3<Real> difference(const params&, const position& a, const position& b); // a - b
 //   DEM_HD static position displace(const params&, const position&, vec3<Real> d);
-//   DEM_HD static vec3<Real> to_real(const params&, const position&);  // world position for planes
+//   DEM_HD static vec3<Real> to_real(const params&, const position&);  // world position (contact points)
+//   DEM_HD static vec3<Real> relative_to(const params&, const position&, const vec3d& point); // p - point, in double first
 //   DEM_HD static bool inside(const params&, const position&);          // within the domain box
 //   DEM_HD static void cell_of(const params&, const position&, double inv_cell, std::uint32_t dims[3], std::uint32_t out[3]);
 // Every position operation of the kernels goes through these, so a fixed-point policy
@@ -42,6 +43,9 @@ struct floating {
     static position from_world(const params&, const vec3d& p) { return vec3<Real>(p); }
     DEM_HD static vec3d to_world(const params&, const position& p) { return vec3d(p); }
     DEM_HD static vec3<Real> to_real(const params&, const position& p) { return p; }
+    DEM_HD static vec3<Real> relative_to(const params&, const position& p, const vec3d& point) {
+      return vec3<Real>(vec3d(p) - point);
+    }
     DEM_HD static vec3<Real> difference(const params&, const position& a, const position& b) { return a - b; }
     DEM_HD static position displace(const params&, const position& p, const vec3<Real>& d) { return p + d; }
     DEM_HD static bool inside(const params& c, const position& p) {

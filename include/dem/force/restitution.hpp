@@ -71,3 +71,13 @@ inline double damping_for(model m, double e) {
 }
 
 }  // namespace dem::force::restitution
+
+namespace dem::force::restitution {
+// Coefficient c of the damping force F_d = -c sqrt(k m*) v_n (k: the normal slot's tangent
+// stiffness dF/dδ) that gives restitution e for a normal force of the given model.
+// Hertz: dF/dδ = 2 E* sqrt(R* δ) = S_n and c = 2 gamma / sqrt(6) (PHYSICS.md: 2 sqrt(5/6) |beta|).
+inline double coefficient(model m, double e) {
+  const double c = damping_for(m, e);
+  return m == model::hertz ? 2.0 * c / std::sqrt(6.0) : c;
+}
+}  // namespace dem::force::restitution

@@ -25,6 +25,9 @@ struct material {
   double restitution = 0.5;         // in (0, 1]
   double friction = 0.5;            // sliding friction coefficient, >= 0
   double rolling_friction = 0.0;    // rolling resistance coefficient, >= 0
+  double rolling_damping = 0.3;     // EPSD rolling: viscous ratio eta_r, >= 0
+  double work_of_adhesion = 0.0;    // cohesive laws: J/m^2, >= 0 (pull-off 2 pi w R*)
+  double cohesion_range = 0.0;      // cohesive laws: gap in m at which the pull has faded, >= 0
 };
 
 // Values used by the force laws for one pair of materials (symmetric).
@@ -35,13 +38,16 @@ struct material_pair {
   double restitution = 0;        // mean of the two, unless overridden
   double friction = 0;           // mean of the two, unless overridden
   double rolling_friction = 0;   // mean of the two, unless overridden
+  double rolling_damping = 0;    // mean of the two, unless overridden
+  double work_of_adhesion = 0;   // geometric mean sqrt(w_a w_b), unless overridden
+  double cohesion_range = 0;     // mean of the two, unless overridden
   double normal_stiffness = 0;   // linear law: k_n in N/m when > 0 (else derived from E and R*)
   double tangential_stiffness_ratio = 2.0 / 7.0;  // linear law: k_t / k_n
 };
 
 // Per-pair overrides; unset fields keep the mixed value.
 struct pair_override {
-  std::optional<double> restitution, friction, rolling_friction;
+  std::optional<double> restitution, friction, rolling_friction, rolling_damping, work_of_adhesion, cohesion_range;
   std::optional<double> effective_youngs, effective_shear;
   std::optional<double> normal_stiffness, tangential_stiffness_ratio;
 };
@@ -78,6 +84,12 @@ class material_table {
     if (o.friction) require(*o.friction >= 0 && std::isfinite(*o.friction), "friction", who, *o.friction, ">= 0 and finite");
     if (o.rolling_friction)
       require(*o.rolling_friction >= 0 && std::isfinite(*o.rolling_friction), "rolling_friction", who, *o.rolling_friction, ">= 0 and finite");
+    if (o.rolling_damping)
+      require(*o.rolling_damping >= 0 && std::isfinite(*o.rolling_damping), "rolling_damping", who, *o.rolling_damping, ">= 0 and finite");
+    if (o.work_of_adhesion)
+      require(*o.work_of_adhesion >= 0 && std::isfinite(*o.work_of_adhesion), "work_of_adhesion", who, *o.work_of_adhesion, ">= 0 and finite");
+    if (o.cohesion_range)
+      require(*o.cohesion_range >= 0 && std::isfinite(*o.cohesion_range), "cohesion_range", who, *o.cohesion_range, ">= 0 and finite");
     if (o.effective_youngs) require(*o.effective_youngs > 0 && std::isfinite(*o.effective_youngs), "effective_youngs", who, *o.effective_youngs, "> 0 and finite");
     if (o.effective_shear) require(*o.effective_shear > 0 && std::isfinite(*o.effective_shear), "effective_shear", who, *o.effective_shear, "> 0 and finite");
     if (o.normal_stiffness) require(*o.normal_stiffness > 0 && std::isfinite(*o.normal_stiffness), "normal_stiffness", who, *o.normal_stiffness, "> 0 and finite");
@@ -100,11 +112,17 @@ class material_table {
     p.restitution = 0.5 * (A.restitution + B.restitution);
     p.friction = 0.5 * (A.friction + B.friction);
     p.rolling_friction = 0.5 * (A.rolling_friction + B.rolling_friction);
+    p.rolling_damping = 0.5 * (A.rolling_damping + B.rolling_damping);
+    p.work_of_adhesion = std::sqrt(A.work_of_adhesion * B.work_of_adhesion);
+    p.cohesion_range = 0.5 * (A.cohesion_range + B.cohesion_range);
     if (auto it = overrides_.find(key(a, b)); it != overrides_.end()) {
       const pair_override& o = it->second;
       if (o.restitution) p.restitution = *o.restitution;
       if (o.friction) p.friction = *o.friction;
       if (o.rolling_friction) p.rolling_friction = *o.rolling_friction;
+      if (o.rolling_damping) p.rolling_damping = *o.rolling_damping;
+      if (o.work_of_adhesion) p.work_of_adhesion = *o.work_of_adhesion;
+      if (o.cohesion_range) p.cohesion_range = *o.cohesion_range;
       if (o.effective_youngs) p.effective_youngs = *o.effective_youngs;
       if (o.effective_shear) p.effective_shear = *o.effective_shear;
       if (o.normal_stiffness) p.normal_stiffness = *o.normal_stiffness;
@@ -124,6 +142,9 @@ class material_table {
     require(m.restitution > 0 && m.restitution <= 1, "restitution", who, m.restitution, "in (0, 1]");
     require(m.friction >= 0 && std::isfinite(m.friction), "friction", who, m.friction, ">= 0 and finite");
     require(m.rolling_friction >= 0 && std::isfinite(m.rolling_friction), "rolling_friction", who, m.rolling_friction, ">= 0 and finite");
+    require(m.rolling_damping >= 0 && std::isfinite(m.rolling_damping), "rolling_damping", who, m.rolling_damping, ">= 0 and finite");
+    require(m.work_of_adhesion >= 0 && std::isfinite(m.work_of_adhesion), "work_of_adhesion", who, m.work_of_adhesion, ">= 0 and finite");
+    require(m.cohesion_range >= 0 && std::isfinite(m.cohesion_range), "cohesion_range", who, m.cohesion_range, ">= 0 and finite");
   }
 
  private:

@@ -20,7 +20,8 @@ struct sphere {
   static double inertia(double r, double mass) { return 0.4 * mass * r * r; }
 
   // Contact point geometry between two spheres whose centres differ by d = x_A - x_B.
-  // Returns false when they do not overlap.
+  // Returns false when the gap between them is `range` or more (range = 0: when they do not
+  // overlap); inside a range the overlap is negative and the contact point is mid-gap.
   template <class Real>
   struct pair_geometry {
     Real overlap;
@@ -30,11 +31,12 @@ struct sphere {
   };
 
   template <class Real>
-  DEM_HD static bool collide(const vec3<Real>& d, Real r_a, Real r_b, pair_geometry<Real>& g) {
+  DEM_HD static bool collide(const vec3<Real>& d, Real r_a, Real r_b, pair_geometry<Real>& g, Real range = Real(0)) {
     using std::sqrt;
     const Real dist2 = norm2(d);
     const Real rs = r_a + r_b;
-    if (dist2 >= rs * rs || dist2 <= Real(0)) return false;
+    const Real reach = rs + range;
+    if (dist2 >= reach * reach || dist2 <= Real(0)) return false;
     const Real dist = sqrt(dist2);
     g.overlap = rs - dist;
     g.normal = d * (Real(1) / dist);  // one division, not three
@@ -48,9 +50,9 @@ struct sphere {
   // live on. `centre` and `point` are in the same frame.
   template <class Real>
   DEM_HD static bool collide_plane(const vec3<Real>& centre, Real r, const vec3<Real>& point,
-                                   const vec3<Real>& normal, pair_geometry<Real>& g) {
+                                   const vec3<Real>& normal, pair_geometry<Real>& g, Real range = Real(0)) {
     const Real dist = dot(centre - point, normal);
-    if (dist >= r) return false;
+    if (dist >= r + range) return false;
     g.overlap = r - dist;
     g.normal = normal;
     g.branch_a = normal * (-(r - Real(0.5) * g.overlap));

@@ -26,10 +26,11 @@ struct particle_view {
   std::uint32_t* plane_touch;         // bit k: touching plane k at the last evaluation
 };
 
-// An infinite plane; particles live on the side `normal` points to.
+// An infinite plane; particles live on the side `normal` points to. The point is kept in double
+// so that positions far from the origin (coord::voxel) are measured against it exactly enough.
 template <class Real>
 struct plane {
-  vec3<Real> point;
+  vec3d point;
   vec3<Real> normal;
   material_id material;
 };
@@ -40,6 +41,16 @@ struct contact_results {
   vec3<Real>* force;     // on A
   vec3<Real>* torque_a;
   vec3<Real>* torque_b;
+};
+
+// User properties of a law (force/wildcards.hpp): per-particle values and, for laws that write
+// them, per-contact increments for each side. Null where the law declares no such capability.
+template <class Owner, class Geometry>
+struct wildcard_view {
+  Owner* owner;
+  Geometry* geometry;
+  Owner* owner_increment;     // 2 per contact: [2c] for A, [2c + 1] for B
+  Geometry* geometry_increment;
 };
 
 }  // namespace dem::sim

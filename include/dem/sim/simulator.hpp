@@ -53,6 +53,9 @@ class Simulator {
   using coord_space = typename Policies::coord_space;
   using position_type = typename coord_space::position;
   using history = typename law::history;
+  using law_traits = force::law_traits<law>;
+  using owner_wildcards_type = typename law_traits::owner_wildcards;
+  using geometry_wildcards_type = typename law_traits::geometry_wildcards;
   template <class T>
   using buffer = typename Backend::template buffer<T>;
 
@@ -69,9 +72,9 @@ class Simulator {
   }
 
   // ---- setup ---------------------------------------------------------------------------------
-  material_table& materials() { dirty_params_ = true; return materials_; }
+  material_table& materials() { dirty_params_ = true; prepared_ = false; return materials_; }
   const material_table& materials() const { return materials_; }
-  material_id add_material(const material& m) { dirty_params_ = true; return materials_.add(m); }
+  material_id add_material(const material& m) { dirty_params_ = true; prepared_ = false; return materials_.add(m); }
 
   // An infinite plane through `point`; particles stay on the side `normal` points to.
   std::uint32_t add_plane(const vec3d& point, const vec3d& normal, material_id mat) {
@@ -82,10 +85,12 @@ class Simulator {
     if (planes_host_.size() >= 32)
       throw std::invalid_argument("dem: add_plane: at most 32 planes per simulation (plane " + std::to_string(planes_host_.size()) +
                                   " requested); use a triangle mesh boundary for more");
-    planes_host_.push_back({vec3<real>(point), vec3<real>(normal / n), mat});
+    planes_host_.push_back({point, vec3<real>(normal / n), mat});
     planes_.assign(planes_host_);
-    wall_history_.resize(std::size_t(num_particles_) * planes_host_.size());
-    wall_history_.fill(history{});  // plane count changed: history with planes restarts
+    if constexpr (law_traits::has_history) {
+      wall_history_.resize(std::size_t(num_particles_) * planes_host_.size());
+      wall_history_.fill(history{});  // plane count changed: history with planes restarts
+    }
     plane_touch_.fill(0);
     return static_cast<std::uint32_t>(planes_host_.size() - 1);
   }
@@ -139,7 +144,9 @@ class Simulator {
       h.id.push_back(first + static_cast<std::uint32_t>(k));
       h.active.push_back(1);
       h.plane_touch.push_back(0);
-      h.wall_history.resize(h.wall_history.size() + planes_host_.size(), history{});
+      if constexpr (law_traits::has_history) h.wall_history.resize(h.wall_history.size() + planes_host_.size(), history{});
+      if constexpr (law_traits::has_owner_wildcards) h.owner_wc.push_back(owner_wildcards_type{});
+      if constexpr (law_traits::has_geometry_wildcards) h.geometry_wc.push_back(geometry_wildcards_type{});
       r_max_ = std::max(r_max_, r);
     }
     num_particles_ += static_cast<std::uint32_t>(n);
@@ -155,6 +162,25 @@ class Simulator {
   void set_velocities(const std::vector<vec3d>& v_by_id) { set_by_id(&host_state::vel, v_by_id, "velocity"); }
   void set_angular_velocities(const std::vector<vec3d>& w_by_id) {
     set_by_id(&host_state::omega, w_by_id, "angular velocity");
+  }
+
+  // User properties of the law (force/wildcards.hpp), ordered by particle id; settable before and
+  // between steps. For spheres every particle is one owner with one geometry.
+  void set_owner_wildcards(const std::vector<owner_wildcards_type>& by_id) {
+    static_assert(law_traits::has_owner_wildcards, "dem::Simulator::set_owner_wildcards: the force law declares no `owner_wildcards` type.");
+    set_wildcards(&host_state::owner_wc, by_id, "owner wildcards");
+  }
+  std::vector<owner_wildcards_type> owner_wildcards() const {
+    static_assert(law_traits::has_owner_wildcards, "dem::Simulator::owner_wildcards: the force law declares no `owner_wildcards` type.");
+    return wildcards_by_id(owner_wc_);
+  }
+  void set_geometry_wildcards(const std::vector<geometry_wildcards_type>& by_id) {
+    static_assert(law_traits::has_geometry_wildcards, "dem::Simulator::set_geometry_wildcards: the force law declares no `geometry_wildcards` type.");
+    set_wildcards(&host_state::geometry_wc, by_id, "geometry wildcards");
+  }
+  std::vector<geometry_wildcards_type> geometry_wildcards() const {
+    static_assert(law_traits::has_geometry_wildcards, "dem::Simulator::geometry_wildcards: the force law declares no `geometry_wildcards` type.");
+    return wildcards_by_id(geometry_wc_);
   }
 
   // Where log messages (lost particles) go; nullptr silences them.
@@ -198,6 +224,9 @@ class Simulator {
   std::uint64_t num_listed_pairs() const { return num_contacts_; }
   std::uint64_t num_rebuilds() const { return rebuilds_; }
   double contact_margin() const { return margin(); }
+  // Largest gap at which the law acts (cohesion range; 0 for contact-only laws). Pairs are listed
+  // up to this gap plus the margin.
+  double contact_range() { if (dirty_params_) build_params(); return max_range_; }
 
   // The listed pairs (within the detection margin) as (id_a, id_b) with id_a < id_b.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> listed_pairs() {
@@ -265,10 +294,10 @@ class Simulator {
       double e = 0;
       if (num_contacts_)
         e += backend_.reduce_sum(num_contacts_, sim::pair_elastic_energy_of<Policies>{view(), coord_, pair_a_.data(), pair_b_.data(),
-                                                                                     history_.data(), params_.data(), num_materials()});
+                                                                                     history_ptr(history_), params_.data(), num_materials()});
       if (num_particles_ && !planes_host_.empty())
         e += backend_.reduce_sum(num_particles_, sim::plane_elastic_energy_of<Policies>{view(), coord_, planes_.data(), num_planes(),
-                                                                                       wall_history_.data(), params_.data(), num_materials()});
+                                                                                       history_ptr(wall_history_), params_.data(), num_materials()});
       return e;
     } else {
       return 0.0;
@@ -277,14 +306,20 @@ class Simulator {
 
   // Bytes held in backend memory per particle (state arrays, without wall history) and per listed
   // contact, for the memory tables; wall_history_bytes_per_particle() adds the (particle, plane) history.
-  std::size_t wall_history_bytes_per_particle() const { return planes_host_.size() * sizeof(history); }
+  std::size_t wall_history_bytes_per_particle() const { return law_traits::has_history ? planes_host_.size() * sizeof(history) : 0; }
   static constexpr std::size_t bytes_per_particle() {
     return 2 * sizeof(position_type) + 4 * sizeof(vec3<real>) + 3 * sizeof(real) + sizeof(material_id) +
-           2 * sizeof(std::uint32_t) + sizeof(std::uint8_t);
+           2 * sizeof(std::uint32_t) + sizeof(std::uint8_t) +
+           (law_traits::has_owner_wildcards ? sizeof(owner_wildcards_type) : 0) +
+           (law_traits::has_geometry_wildcards ? sizeof(geometry_wildcards_type) : 0);
   }
+  // Pair indices, results, incident entries; history twice (old and new list) with its sort keys
+  // only for laws that keep history; two increments per contact for laws that write wildcards.
   static constexpr std::size_t bytes_per_contact() {
-    return 2 * sizeof(std::uint32_t) + 2 * sizeof(history) + 3 * sizeof(vec3<real>) + sizeof(std::uint64_t) +
-           sizeof(std::uint32_t) + 2 * 2 * sizeof(std::uint32_t);
+    return 2 * sizeof(std::uint32_t) + 3 * sizeof(vec3<real>) + 2 * 2 * sizeof(std::uint32_t) +
+           (law_traits::has_history ? 2 * sizeof(history) + 2 * (sizeof(std::uint64_t) + sizeof(std::uint32_t)) : 0) +
+           (law_traits::writes_owner_wildcards ? 2 * sizeof(owner_wildcards_type) : 0) +
+           (law_traits::writes_geometry_wildcards ? 2 * sizeof(geometry_wildcards_type) : 0);
   }
 
   Backend& backend() { return backend_; }
@@ -299,6 +334,8 @@ class Simulator {
     std::vector<std::uint8_t> active;
     std::vector<std::uint32_t> plane_touch;
     std::vector<history> wall_history;
+    std::vector<owner_wildcards_type> owner_wc;
+    std::vector<geometry_wildcards_type> geometry_wc;
   };
 
   host_state pull() const {
@@ -316,6 +353,8 @@ class Simulator {
     active_.copy_to(h.active);
     plane_touch_.copy_to(h.plane_touch);
     wall_history_.copy_to(h.wall_history);
+    owner_wc_.copy_to(h.owner_wc);
+    geometry_wc_.copy_to(h.geometry_wc);
     return h;
   }
 
@@ -334,6 +373,39 @@ class Simulator {
     active_.assign(h.active);
     plane_touch_.assign(h.plane_touch);
     wall_history_.assign(h.wall_history);
+    owner_wc_.assign(h.owner_wc);
+    geometry_wc_.assign(h.geometry_wc);
+  }
+
+  template <class W>
+  void set_wildcards(std::vector<W> host_state::*field, const std::vector<W>& values, const char* what) {
+    if (values.size() != num_particles_)
+      throw std::invalid_argument(std::string("dem: got ") + std::to_string(values.size()) + " " + what + " for " +
+                                  std::to_string(num_particles_) + " particles");
+    host_state h = pull();
+    for (std::size_t i = 0; i < num_particles_; ++i) (h.*field)[i] = values[h.id[i]];
+    push(h);
+  }
+
+  template <class W>
+  std::vector<W> wildcards_by_id(const buffer<W>& b) const {
+    std::vector<W> v;
+    std::vector<std::uint32_t> ids;
+    b.copy_to(v);
+    id_.copy_to(ids);
+    std::vector<W> out(num_particles_);
+    for (std::size_t i = 0; i < num_particles_; ++i) out[ids[i]] = v[i];
+    return out;
+  }
+
+  // Null for laws without history: kernels then neither load nor store it.
+  static history* history_ptr(buffer<history>& b) { return law_traits::has_history ? b.data() : nullptr; }
+
+  sim::wildcard_view<owner_wildcards_type, geometry_wildcards_type> wildcards_view() {
+    return {law_traits::has_owner_wildcards ? owner_wc_.data() : nullptr,
+            law_traits::has_geometry_wildcards ? geometry_wc_.data() : nullptr,
+            law_traits::writes_owner_wildcards ? owner_increment_.data() : nullptr,
+            law_traits::writes_geometry_wildcards ? geometry_increment_.data() : nullptr};
   }
 
   void set_by_id(std::vector<vec3<real>> host_state::*field, const std::vector<vec3d>& values, const char* what) {
@@ -400,6 +472,17 @@ class Simulator {
         table[std::size_t(a) * m + b] = law::make_params(materials_.pair(static_cast<material_id>(a), static_cast<material_id>(b)));
     params_.assign(table);
     dirty_params_ = false;
+    double range = 0;
+    if constexpr (law_traits::has_range)
+      for (std::size_t k = 0; k < table.size(); ++k) {
+        const double r = static_cast<double>(law::range(table[k]));
+        if (!(r >= 0) || !std::isfinite(r))
+          throw std::invalid_argument("dem: force law " + std::string(Policies::force::name) + " gives range " + num(r) + " for material pair (" +
+                                      std::to_string(k / m) + ", " + std::to_string(k % m) + "); it must be >= 0 and finite");
+        range = std::max(range, r);
+      }
+    if (range != max_range_) contacts_valid_ = false;  // a wider range needs a wider search
+    max_range_ = range;
   }
 
   void one_step() {
@@ -422,15 +505,15 @@ class Simulator {
   void evaluate_forces(bool integrate) {
     const real dt = integrate ? static_cast<real>(cfg_.dt) : real(0), t = static_cast<real>(time_);
     if (num_contacts_)
-      backend_.for_each(num_contacts_, sim::pair_force_kernel<Policies>{view(), coord_, pair_a_.data(), pair_b_.data(), history_.data(),
-                                                                        params_.data(), num_materials(), results(), dt, t});
+      backend_.for_each(num_contacts_, sim::pair_force_kernel<Policies>{view(), coord_, pair_a_.data(), pair_b_.data(), history_ptr(history_),
+                                                                        params_.data(), num_materials(), results(), wildcards_view(), dt, t});
     const double vmax = cfg_.max_speed;
     const real vmax2 = std::isfinite(vmax * vmax) && vmax * vmax < double(std::numeric_limits<real>::max())
                            ? static_cast<real>(vmax * vmax) : std::numeric_limits<real>::max();
     backend_.for_each(num_particles_, sim::particle_update_kernel<Policies>{
                                           view(), coord_, incident_offset_.data(), incident_entry_.data(), results(),
-                                          planes_.data(), num_planes(), wall_history_.data(), params_.data(), num_materials(),
-                                          vec3<real>(cfg_.gravity), dt, t, vmax2, integrate, status_.data()});
+                                          planes_.data(), num_planes(), history_ptr(wall_history_), params_.data(), num_materials(),
+                                          wildcards_view(), vec3<real>(cfg_.gravity), dt, t, vmax2, integrate, status_.data()});
   }
 
   // The status words the kernels write (one small copy on a GPU).
@@ -481,8 +564,8 @@ class Simulator {
     }
     for (std::size_t i = 0; i < num_particles_; ++i)
       for (std::size_t k = 0; k < planes_host_.size(); ++k) {
-        const vec3<real> x = coord_space::to_real(coord_, h.pos[i]);
-        const double dist = dot(vec3d(x - planes_host_[k].point), vec3d(planes_host_[k].normal));
+        const vec3d x = coord_space::to_world(coord_, h.pos[i]);
+        const double dist = dot(x - planes_host_[k].point, vec3d(planes_host_[k].normal));
         const double overlap = double(h.radius[i]) - dist;
         if (overlap > 0.1 * double(h.radius[i])) {
           std::ostringstream m;
@@ -496,7 +579,8 @@ class Simulator {
   // Sorts particles by cell, rebuilds the contact list and carries history over.
   void rebuild_contacts() {
     const std::uint32_t n = num_particles_;
-    const double cell = 2.0 * r_max_ + margin();
+    const double detect = margin() + max_range_;  // pairs are listed up to this gap
+    const double cell = 2.0 * r_max_ + detect;
     broad::grid g;
     g.inv_cell = 1.0 / cell;
     const vec3d ext = cfg_.domain.extent();
@@ -526,7 +610,9 @@ class Simulator {
     permute(id_);
     permute(active_);
     permute(plane_touch_);
-    if (num_planes()) permute(wall_history_, num_planes());
+    if (law_traits::has_history && num_planes()) permute(wall_history_, num_planes());
+    if constexpr (law_traits::has_owner_wildcards) permute(owner_wc_);
+    if constexpr (law_traits::has_geometry_wildcards) permute(geometry_wc_);
     const std::uint32_t n_active = num_particles_ - read_status()[sim::lost_count];
 
     // 2. Compact occupied cells.
@@ -542,7 +628,7 @@ class Simulator {
 
     // 3. Count, scan and fill the candidate pairs.
     pair_count_.resize(n + 1);
-    const real m = static_cast<real>(margin());
+    const real m = static_cast<real>(detect);
     backend_.for_each(n_active, contact::pair_search_kernel<coord_space, false>{coord_, g, pos_.data(), radius_.data(), id_.data(),
                                                                                 cell_keys_.data(), cell_start_.data(), num_cells, m,
                                                                                 pair_count_.data(), nullptr, nullptr});
@@ -559,18 +645,22 @@ class Simulator {
                                                                                  pair_count_.data(), pair_a_.data(), pair_b_.data()});
 
     // 4. Carry history over from the previous list by pair key; keep the new keys sorted.
-    history_.swap(old_history_);
-    contact_key_.swap(old_contact_key_);
-    contact_index_.swap(old_contact_index_);
-    history_.resize(nc);
-    contact_key_.resize(nc);
-    contact_index_.resize(nc);
-    if (nc)
-      backend_.for_each(nc, contact::carry_history_kernel<history>{pair_a_.data(), pair_b_.data(), id_.data(), old_contact_key_.data(),
-                                                                    old_contact_index_.data(), old_history_.data(), old_contacts_,
-                                                                    contact_key_.data(), contact_index_.data(), history_.data()});
-    if (nc) backend_.sort_pairs(contact_key_, contact_index_, nc);
-    old_contacts_ = nc;
+    if constexpr (law_traits::has_history) {
+      history_.swap(old_history_);
+      contact_key_.swap(old_contact_key_);
+      contact_index_.swap(old_contact_index_);
+      history_.resize(nc);
+      contact_key_.resize(nc);
+      contact_index_.resize(nc);
+      if (nc)
+        backend_.for_each(nc, contact::carry_history_kernel<history>{pair_a_.data(), pair_b_.data(), id_.data(), old_contact_key_.data(),
+                                                                      old_contact_index_.data(), old_history_.data(), old_contacts_,
+                                                                      contact_key_.data(), contact_index_.data(), history_.data()});
+      if (nc) backend_.sort_pairs(contact_key_, contact_index_, nc);
+      old_contacts_ = nc;
+    }
+    if constexpr (law_traits::writes_owner_wildcards) owner_increment_.resize(2 * std::size_t(nc));
+    if constexpr (law_traits::writes_geometry_wildcards) geometry_increment_.resize(2 * std::size_t(nc));
 
     // 5. Incident lists for the per-particle gather.
     incident_particle_.resize(2 * std::size_t(nc));
@@ -608,7 +698,9 @@ class Simulator {
     else if constexpr (std::is_same_v<T, material_id>) return scratch_mat_;
     else if constexpr (std::is_same_v<T, std::uint32_t>) return scratch_u32_;
     else if constexpr (std::is_same_v<T, std::uint8_t>) return scratch_u8_;
-    else return scratch_history_;
+    else if constexpr (std::is_same_v<T, history>) return scratch_history_;
+    else if constexpr (std::is_same_v<T, owner_wildcards_type>) return scratch_owner_wc_;
+    else return scratch_geometry_wc_;
   }
 
   static std::string num(double v) {
@@ -639,6 +731,7 @@ class Simulator {
   std::uint64_t rebuilds_ = 0;
   double time_ = 0;
   double r_max_ = 0;
+  double max_range_ = 0;
   bool contacts_valid_ = false;
   bool prepared_ = false;
   bool dirty_params_ = true;
@@ -651,7 +744,9 @@ class Simulator {
   buffer<std::uint32_t> id_;
   buffer<std::uint8_t> active_;
   buffer<std::uint32_t> plane_touch_;
-  buffer<history> wall_history_;  // particle-major, num_planes per particle
+  buffer<history> wall_history_;  // particle-major, num_planes per particle (laws with history)
+  buffer<owner_wildcards_type> owner_wc_;        // laws with owner wildcards
+  buffer<geometry_wildcards_type> geometry_wc_;  // laws with geometry wildcards
   // Per listed pair.
   buffer<std::uint32_t> pair_a_, pair_b_;
   buffer<history> history_, old_history_;
@@ -659,6 +754,8 @@ class Simulator {
   buffer<std::uint64_t> contact_key_, old_contact_key_;
   buffer<std::uint32_t> contact_index_, old_contact_index_;
   buffer<std::uint32_t> incident_particle_, incident_entry_, incident_offset_;
+  buffer<owner_wildcards_type> owner_increment_;        // 2 per contact (laws that write wildcards)
+  buffer<geometry_wildcards_type> geometry_increment_;
   // Broad-phase scratch.
   buffer<std::uint64_t> cell_key_, cell_keys_;
   buffer<std::uint32_t> perm_, head_, slot_, cell_start_, pair_count_;
@@ -669,6 +766,8 @@ class Simulator {
   buffer<std::uint32_t> scratch_u32_;
   buffer<std::uint8_t> scratch_u8_;
   buffer<history> scratch_history_;
+  buffer<owner_wildcards_type> scratch_owner_wc_;
+  buffer<geometry_wildcards_type> scratch_geometry_wc_;
   // Tables.
   buffer<typename law::params> params_;
   buffer<sim::plane<real>> planes_;

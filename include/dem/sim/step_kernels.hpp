@@ -7,6 +7,7 @@
 
 #include "dem/backend/atomic.hpp"
 #include "dem/config.hpp"
+#include "dem/force/concept.hpp"
 #include "dem/force/contact.hpp"
 #include "dem/integrate/integrators.hpp"
 #include "dem/sim/particle_view.hpp"
@@ -18,12 +19,14 @@ enum status_word : std::uint32_t { bad_particle = 0, lost_count = 1, status_word
 inline constexpr std::uint32_t no_particle = ~std::uint32_t{0};
 
 template <class Real, class Geometry>
-DEM_HD inline force::contact<Real> make_contact(const Geometry& g, const vec3<Real>& va, const vec3<Real>& wa,
-                                                const vec3<Real>& vb, const vec3<Real>& wb, Real r_eff, Real m_eff,
-                                                Real i_eff, Real dt, Real time) {
+DEM_HD inline force::contact<Real> make_contact(const Geometry& g, const vec3<Real>& centre_a, const vec3<Real>& va,
+                                                const vec3<Real>& wa, const vec3<Real>& vb, const vec3<Real>& wb, Real r_eff,
+                                                Real m_eff, Real i_eff, material_id mat_a, material_id mat_b, bool wall, Real dt,
+                                                Real time) {
   force::contact<Real> c;
   c.overlap = g.overlap;
   c.normal = g.normal;
+  c.point = centre_a + g.branch_a;
   c.branch_a = g.branch_a;
   c.branch_b = g.branch_b;
   c.radius_eff = r_eff;
@@ -33,18 +36,36 @@ DEM_HD inline force::contact<Real> make_contact(const Geometry& g, const vec3<Re
   c.v_n = dot(c.v_rel, g.normal);
   c.v_t = c.v_rel - g.normal * c.v_n;
   c.omega_rel = wa - wb;
+  c.material_a = mat_a;
+  c.material_b = mat_b;
+  c.wall = wall;
   c.dt = dt;
   c.time = time;
   return c;
 }
 
-// Evaluates the law for every listed pair; pairs not touching get zero force and lose history.
+// The gap beyond touching at which a law with a range (cohesion) still acts; 0 for the others.
+template <class Law, class Real>
+DEM_HD inline Real range_of(const typename Law::params& p) {
+  if constexpr (force::law_traits<Law>::has_range) return static_cast<Real>(Law::range(p));
+  else return Real(0);
+}
+
+// Stored history of contact k, or an empty one for laws that keep none (nothing is stored then).
+template <class Law>
+DEM_HD inline typename Law::history history_of(const typename Law::history* h, std::size_t k) {
+  if constexpr (force::law_traits<Law>::has_history) return h[k];
+  else return typename Law::history{};
+}
+
+// Evaluates the law for every listed pair; pairs not in contact get zero force and lose history.
 template <class P>
 struct pair_force_kernel {
   using Real = typename P::real;
   using Space = typename P::coord_space;
   using Law = typename P::law;
   using Shape = typename P::shape;
+  using traits = force::law_traits<Law>;
   particle_view<Space> p;
   typename Space::params coord;
   const std::uint32_t* pair_a;
@@ -53,58 +74,105 @@ struct pair_force_kernel {
   const typename Law::params* table;
   std::uint32_t num_materials;
   contact_results<Real> out;
+  wildcard_view<typename traits::owner_wildcards, typename traits::geometry_wildcards> wc;
   Real dt, time;
 
   DEM_HD void operator()(index_t c) const {
     const std::uint32_t a = pair_a[c], b = pair_b[c];
     typename Shape::template pair_geometry<Real> g;
+    Real range = Real(0);
+    if constexpr (traits::has_range) range = range_of<Law, Real>(table[p.material[a] * num_materials + p.material[b]]);
     if (!p.active[a] || !p.active[b] ||
-        !Shape::collide(Space::difference(coord, p.pos[a], p.pos[b]), p.radius[a], p.radius[b], g)) {
+        !Shape::collide(Space::difference(coord, p.pos[a], p.pos[b]), p.radius[a], p.radius[b], g, range)) {
       out.force[c] = out.torque_a[c] = out.torque_b[c] = vec3<Real>{0, 0, 0};
-      history[c] = typename Law::history{};
+      if constexpr (traits::has_history) history[c] = typename Law::history{};
+      if constexpr (traits::writes_owner_wildcards)
+        wc.owner_increment[2 * c] = wc.owner_increment[2 * c + 1] = typename traits::owner_wildcards{};
+      if constexpr (traits::writes_geometry_wildcards)
+        wc.geometry_increment[2 * c] = wc.geometry_increment[2 * c + 1] = typename traits::geometry_wildcards{};
       return;
     }
     const Real ra = p.radius[a], rb = p.radius[b];
-    const force::contact<Real> ct =
-        make_contact(g, p.vel[a], p.omega[a], p.vel[b], p.omega[b], ra * rb / (ra + rb),
-                     Real(1) / (p.inv_mass[a] + p.inv_mass[b]), Real(1) / (p.inv_inertia[a] + p.inv_inertia[b]), dt, time);
-    const force::contact_force<Real> r = Law{}(ct, table[p.material[a] * num_materials + p.material[b]], history[c]);
+    const material_id ma = p.material[a], mb = p.material[b];
+    const force::contact<Real> ct = make_contact(g, Space::to_real(coord, p.pos[a]), p.vel[a], p.omega[a], p.vel[b], p.omega[b],
+                                                 ra * rb / (ra + rb), Real(1) / (p.inv_mass[a] + p.inv_mass[b]),
+                                                 Real(1) / (p.inv_inertia[a] + p.inv_inertia[b]), ma, mb, false, dt, time);
+    typename Law::history none{};
+    typename Law::history& h = [&]() -> typename Law::history& {
+      if constexpr (traits::has_history) return history[c];
+      else return none;
+    }();
+    const typename traits::owner_wildcards no_owner{};
+    const typename traits::geometry_wildcards no_geometry{};
+    typename traits::wildcards_type w{traits::has_owner_wildcards ? wc.owner[a] : no_owner,
+                                      traits::has_owner_wildcards ? wc.owner[b] : no_owner,
+                                      traits::has_geometry_wildcards ? wc.geometry[a] : no_geometry,
+                                      traits::has_geometry_wildcards ? wc.geometry[b] : no_geometry};
+    const force::contact_force<Real> r = force::evaluate(Law{}, ct, table[ma * num_materials + mb], h, w);
+    const vec3<Real> lever = r.force + r.torque_only_force;
     out.force[c] = r.force;
-    out.torque_a[c] = cross(g.branch_a, r.force) + r.torque;
-    out.torque_b[c] = cross(g.branch_b, -r.force) - r.torque;
+    out.torque_a[c] = cross(g.branch_a, lever) + r.torque;
+    out.torque_b[c] = cross(g.branch_b, -lever) - r.torque;
+    if constexpr (traits::writes_owner_wildcards) {
+      wc.owner_increment[2 * c] = w.owner_increment_a;
+      wc.owner_increment[2 * c + 1] = w.owner_increment_b;
+    }
+    if constexpr (traits::writes_geometry_wildcards) {
+      wc.geometry_increment[2 * c] = w.geometry_increment_a;
+      wc.geometry_increment[2 * c + 1] = w.geometry_increment_b;
+    }
   }
 };
 
 // Force of all planes on particle i. Wall history is per particle and plane; it is reset only
 // for planes the particle touched at the last evaluation (bit mask), so far planes cost no writes.
+// Increments the law writes for the particle are added to `owner_sum` / `geometry_sum`.
 template <class P>
 DEM_HD inline void plane_forces(const particle_view<typename P::coord_space>& p, const typename P::coord_space::params& coord,
                                 index_t i, const plane<typename P::real>* planes, std::uint32_t num_planes,
                                 typename P::law::history* wall_history, const typename P::law::params* table,
-                                std::uint32_t num_materials, typename P::real dt, typename P::real time,
-                                vec3<typename P::real>& f, vec3<typename P::real>& t) {
+                                std::uint32_t num_materials,
+                                const wildcard_view<typename force::law_traits<typename P::law>::owner_wildcards,
+                                                    typename force::law_traits<typename P::law>::geometry_wildcards>& wc,
+                                typename force::law_traits<typename P::law>::owner_wildcards& owner_sum,
+                                typename force::law_traits<typename P::law>::geometry_wildcards& geometry_sum,
+                                typename P::real dt, typename P::real time, vec3<typename P::real>& f, vec3<typename P::real>& t) {
   using Real = typename P::real;
   using Space = typename P::coord_space;
   using Shape = typename P::shape;
   using Law = typename P::law;
-  const vec3<Real> x = Space::to_real(coord, p.pos[i]);
+  using traits = force::law_traits<Law>;
   const Real r = p.radius[i];
   const std::uint32_t touched = p.plane_touch[i];
   std::uint32_t touching = 0;
+  const vec3<Real> zero{0, 0, 0};
   for (std::uint32_t k = 0; k < num_planes; ++k) {
-    typename Law::history& h = wall_history[i * num_planes + k];
     typename Shape::template pair_geometry<Real> g;
-    if (!Shape::collide_plane(x, r, planes[k].point, planes[k].normal, g)) {
-      if (touched & (1u << k)) h = typename Law::history{};
+    const typename Law::params& prm = table[p.material[i] * num_materials + planes[k].material];
+    const vec3<Real> x = Space::relative_to(coord, p.pos[i], planes[k].point);  // centre relative to the plane's point
+    if (!Shape::collide_plane(x, r, zero, planes[k].normal, g, range_of<Law, Real>(prm))) {
+      if constexpr (traits::has_history)
+        if (touched & (1u << k)) wall_history[i * num_planes + k] = typename Law::history{};
       continue;
     }
     touching |= 1u << k;
-    const vec3<Real> zero{0, 0, 0};
-    const force::contact<Real> ct = make_contact(g, p.vel[i], p.omega[i], zero, zero, r, Real(1) / p.inv_mass[i],
-                                                 Real(1) / p.inv_inertia[i], dt, time);
-    const force::contact_force<Real> res = Law{}(ct, table[p.material[i] * num_materials + planes[k].material], h);
+    const force::contact<Real> ct = make_contact(g, Space::to_real(coord, p.pos[i]), p.vel[i], p.omega[i], zero, zero, r,
+                                                 Real(1) / p.inv_mass[i], Real(1) / p.inv_inertia[i], p.material[i],
+                                                 planes[k].material, true, dt, time);
+    typename Law::history none{};
+    typename Law::history& h = [&]() -> typename Law::history& {
+      if constexpr (traits::has_history) return wall_history[i * num_planes + k];
+      else return none;
+    }();
+    const typename traits::owner_wildcards no_owner{};
+    const typename traits::geometry_wildcards no_geometry{};
+    typename traits::wildcards_type w{traits::has_owner_wildcards ? wc.owner[i] : no_owner, no_owner,
+                                      traits::has_geometry_wildcards ? wc.geometry[i] : no_geometry, no_geometry};
+    const force::contact_force<Real> res = force::evaluate(Law{}, ct, prm, h, w);
     f += res.force;
-    t += cross(g.branch_a, res.force) + res.torque;
+    t += cross(g.branch_a, res.force + res.torque_only_force) + res.torque;
+    if constexpr (traits::writes_owner_wildcards) owner_sum += w.owner_increment_a;
+    if constexpr (traits::writes_geometry_wildcards) geometry_sum += w.geometry_increment_a;
   }
   if (touching != touched) p.plane_touch[i] = touching;
 }
@@ -116,6 +184,7 @@ struct particle_update_kernel {
   using Space = typename P::coord_space;
   using Law = typename P::law;
   using Integrator = typename P::integrator;
+  using traits = force::law_traits<Law>;
   particle_view<Space> p;
   typename Space::params coord;
   const std::uint32_t* incident_offset;
@@ -126,6 +195,7 @@ struct particle_update_kernel {
   typename Law::history* wall_history;
   const typename Law::params* table;
   std::uint32_t num_materials;
+  wildcard_view<typename traits::owner_wildcards, typename traits::geometry_wildcards> wc;
   vec3<Real> gravity;
   Real dt, time;
   Real max_speed2;
@@ -135,17 +205,24 @@ struct particle_update_kernel {
   DEM_HD void operator()(index_t i) const {
     if (!p.active[i]) return;
     vec3<Real> f{0, 0, 0}, t{0, 0, 0};
+    typename traits::owner_wildcards owner_sum{};
+    typename traits::geometry_wildcards geometry_sum{};
     for (std::uint32_t k = incident_offset[i]; k < incident_offset[i + 1]; ++k) {
       const std::uint32_t e = incident_entry[k];
       const std::uint32_t c = e >> 1;
       if (e & 1u) { f -= in.force[c]; t += in.torque_b[c]; }
       else { f += in.force[c]; t += in.torque_a[c]; }
+      if constexpr (traits::writes_owner_wildcards) owner_sum += wc.owner_increment[e];
+      if constexpr (traits::writes_geometry_wildcards) geometry_sum += wc.geometry_increment[e];
     }
-    plane_forces<P>(p, coord, i, planes, num_planes, wall_history, table, num_materials, dt, time, f, t);
+    plane_forces<P>(p, coord, i, planes, num_planes, wall_history, table, num_materials, wc, owner_sum, geometry_sum, dt, time, f, t);
     f += gravity * (Real(1) / p.inv_mass[i]);
     p.force[i] = f;
     p.torque[i] = t;
     if (!integrate) return;
+    // Once per step, after every contact has read the old values.
+    if constexpr (traits::writes_owner_wildcards) wc.owner[i] += owner_sum;
+    if constexpr (traits::writes_geometry_wildcards) wc.geometry[i] += geometry_sum;
     integrate::motion<Real> m{p.vel[i], p.omega[i], f, t, p.inv_mass[i], p.inv_inertia[i]};
     const vec3<Real> dx = Integrator::post_force(m, dt);
     p.vel[i] = m.velocity;
@@ -232,13 +309,15 @@ struct pair_elastic_energy_of {
   DEM_HD double operator()(index_t c) const {
     const std::uint32_t a = pair_a[c], b = pair_b[c];
     typename P::shape::template pair_geometry<Real> g;
+    const typename Law::params& prm = table[p.material[a] * num_materials + p.material[b]];
     if (!p.active[a] || !p.active[b] ||
-        !P::shape::collide(Space::difference(coord, p.pos[a], p.pos[b]), p.radius[a], p.radius[b], g))
+        !P::shape::collide(Space::difference(coord, p.pos[a], p.pos[b]), p.radius[a], p.radius[b], g, range_of<Law, Real>(prm)))
       return 0.0;
     const Real ra = p.radius[a], rb = p.radius[b];
     const vec3<Real> zero{0, 0, 0};
-    const force::contact<Real> ct = make_contact(g, zero, zero, zero, zero, ra * rb / (ra + rb), Real(1), Real(1), Real(1), Real(0));
-    return static_cast<double>(Law::elastic_energy(ct, table[p.material[a] * num_materials + p.material[b]], history[c]));
+    const force::contact<Real> ct = make_contact(g, zero, zero, zero, zero, zero, ra * rb / (ra + rb), Real(1), Real(1),
+                                                 p.material[a], p.material[b], false, Real(0), Real(0));
+    return static_cast<double>(Law::elastic_energy(ct, prm, history_of<Law>(history, c)));
   }
 };
 
@@ -257,14 +336,15 @@ struct plane_elastic_energy_of {
   DEM_HD double operator()(index_t i) const {
     if (!p.active[i]) return 0.0;
     double e = 0;
-    const vec3<Real> x = Space::to_real(coord, p.pos[i]);
+    const vec3<Real> zero{0, 0, 0};
     for (std::uint32_t k = 0; k < num_planes; ++k) {
       typename P::shape::template pair_geometry<Real> g;
-      if (!P::shape::collide_plane(x, p.radius[i], planes[k].point, planes[k].normal, g)) continue;
-      const vec3<Real> zero{0, 0, 0};
-      const force::contact<Real> ct = make_contact(g, zero, zero, zero, zero, p.radius[i], Real(1), Real(1), Real(1), Real(0));
-      e += static_cast<double>(
-          Law::elastic_energy(ct, table[p.material[i] * num_materials + planes[k].material], wall_history[i * num_planes + k]));
+      const typename Law::params& prm = table[p.material[i] * num_materials + planes[k].material];
+      const vec3<Real> x = Space::relative_to(coord, p.pos[i], planes[k].point);
+      if (!P::shape::collide_plane(x, p.radius[i], zero, planes[k].normal, g, range_of<Law, Real>(prm))) continue;
+      const force::contact<Real> ct = make_contact(g, zero, zero, zero, zero, zero, p.radius[i], Real(1), Real(1), p.material[i],
+                                                   planes[k].material, true, Real(0), Real(0));
+      e += static_cast<double>(Law::elastic_energy(ct, prm, history_of<Law>(wall_history, i * num_planes + k)));
     }
     return e;
   }

@@ -1,0 +1,339 @@
+// User-written force laws: a law from scratch against the built-in one, user properties
+// ("wildcards") read and written by a law, their determinism, cohesion with a range the contact
+// detection must honour, and the pair-order symmetry of history.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "../../examples/custom_force_law/hertz_mindlin_by_hand.hpp"
+#include "support/scenarios.hpp"
+
+#if !defined(DEM_TEST_BACKEND_CUDA)
+#include <omp.h>
+#endif
+
+using namespace dem_test;
+
+namespace {
+
+// What a contact adds to each body it touches: impulse and the number of contact evaluations.
+struct tally {
+  double impulse;
+  std::uint32_t touches;
+  DEM_HD tally& operator+=(const tally& o) {
+    impulse += o.impulse;
+    touches += o.touches;
+    return *this;
+  }
+};
+
+// A property per geometry that scales the normal force (read-only for the law).
+struct stiffness_scale {
+  double scale;
+};
+
+// Hertz–Mindlin that records each body's normal impulse and contact count, and scales its force
+// by the mean of the two geometries' `scale` (walls: 1).
+struct tallying_law {
+  static constexpr const char* name = "tallying_law";
+  template <class Real>
+  struct law {
+    using base = typename dem::force::hertz_mindlin::template law<Real>;
+    using params = typename base::params;
+    using history = typename base::history;
+    using owner_wildcards = tally;
+    using geometry_wildcards = stiffness_scale;
+    static constexpr bool writes_owner_wildcards = true;
+    static params make_params(const dem::material_pair& p) { return base::make_params(p); }
+    DEM_HD dem::force::contact_force<Real> operator()(const dem::force::contact<Real>& c, const params& p, history& h,
+                                                      dem::force::wildcards<tally, stiffness_scale>& w) const {
+      dem::force::contact_force<Real> f = base{}(c, p, h);
+      const Real scale = c.wall ? Real(w.geometry_a.scale) : Real(0.5 * (w.geometry_a.scale + w.geometry_b.scale));
+      f.force *= scale;
+      const double j = static_cast<double>(dot(f.force, c.normal)) * static_cast<double>(c.dt);
+      w.owner_increment_a = {j, 1u};
+      w.owner_increment_b = {j, 1u};
+      return f;
+    }
+  };
+  static double stable_time_step(const dem::material& m, const dem::material_pair& mp, double r, double mass) {
+    return dem::force::hertz_mindlin::stable_time_step(m, mp, r, mass);
+  }
+};
+
+using hertz_mindlin_no_rolling =
+    dem::force::composed<dem::force::normal::hertz, dem::force::damping::restitution, dem::force::tangential::mindlin>;
+
+template <class Sim>
+void drop_pile(Sim& sim, int n, std::uint64_t seed = 3) {
+  const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, 0.5, 0.0});
+  const auto& d = sim.config().domain;
+  sim.add_plane(d.lo, {0, 0, 1}, m);
+  sim.add_plane(d.lo, {1, 0, 0}, m);
+  sim.add_plane(d.hi, {-1, 0, 0}, m);
+  sim.add_plane(d.lo, {0, 1, 0}, m);
+  sim.add_plane(d.hi, {0, -1, 0}, m);
+  dem::sample::lattice_options o;
+  o.radius = 1e-3;
+  o.radius_spread = 0.2;
+  o.jitter = 1e-4;
+  o.max_count = static_cast<std::size_t>(n);
+  o.seed = seed;
+  sim.add_particles(dem::sample::cubic_lattice({{d.lo.x, d.lo.y, d.lo.z}, {d.hi.x, d.hi.y, d.hi.z}}, o), m);
+}
+
+dem::simulation_config pile_config() {
+  dem::simulation_config cfg;
+  cfg.domain = {{0, 0, 0}, {0.02, 0.02, 0.08}};
+  cfg.dt = 1e-5;
+  return cfg;
+}
+
+}  // namespace
+
+TEST_CASE("custom law: a law written from scratch runs and matches the same law built from slots") {
+  sim_t<hertz_mindlin_by_hand> mine(pile_config());
+  sim_t<hertz_mindlin_no_rolling> builtin(pile_config());
+  drop_pile(mine, 300);
+  drop_pile(builtin, 300);
+  REQUIRE(mine.num_particles() == 300);
+  mine.step(3000);  // falling, first impacts, a pile forming: tangential history matters
+  builtin.step(3000);
+  CHECK(builtin.num_touching_pairs() > 100);
+  const auto a = mine.positions(), b = builtin.positions();
+  const auto fa = mine.forces(), fb = builtin.forces();
+  double max_dx = 0, max_df = 0, f_scale = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    max_dx = std::max(max_dx, dem::norm(a[i] - b[i]));
+    max_df = std::max(max_df, dem::norm(fa[i] - fb[i]));
+    f_scale = std::max(f_scale, dem::norm(fb[i]));
+  }
+  CHECK(max_dx < 1e-9);  // same physics, same operations: equal to rounding
+  CHECK(max_df <= 1e-6 * f_scale);
+}
+
+TEST_CASE("wildcards: a law reads geometry properties and writes owner increments, summed once per step") {
+  dem::simulation_config cfg = zero_g_config(0.01);
+  cfg.dt = 1e-6;
+  cfg.allow_initial_overlap = true;
+  sim_t<tallying_law> sim(cfg);
+  const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 1.0, 0.5, 0.0});
+  const double r = 1e-3;
+  dem::particle_set s;
+  s.positions = {{-r, 0, 0}, {r - 2e-5, 0, 0}};  // overlapping by 20 um, at rest
+  s.radii = {r, r};
+  sim.add_particles(s, m);
+  sim.set_geometry_wildcards({{1.0}, {1.0}});
+  sim.set_owner_wildcards({{0.0, 0u}, {0.0, 0u}});
+  sim.step();
+  const double f1 = sim.forces()[0].x;
+  CHECK(f1 < 0);  // pushed away from particle 1
+  // The same state with both scales doubled: double the force (settable between steps).
+  sim_t<tallying_law> twice(cfg);
+  twice.add_material({"m", 2500, 1e7, 0.3, 1.0, 0.5, 0.0});
+  twice.add_particles(s, m);
+  twice.set_geometry_wildcards({{2.0}, {2.0}});
+  twice.step();
+  CHECK(twice.forces()[0].x == doctest::Approx(2 * f1).epsilon(1e-3));  // after one step from the same state
+  // Increments: one touch per step for each body; the impulses are equal and opposite in effect,
+  // and their sum matches the momentum each body has gained.
+  sim.step(99);
+  const auto t = sim.owner_wildcards();
+  CHECK(t[0].touches == 100u);
+  CHECK(t[1].touches == 100u);
+  CHECK(t[0].impulse == doctest::Approx(t[1].impulse));
+  const double mass = 2500 * 4.0 / 3.0 * M_PI * r * r * r;
+  CHECK(t[0].impulse == doctest::Approx(mass * std::abs(sim.velocities()[0].x)).epsilon(0.01));
+}
+
+TEST_CASE("wildcards: properties changed during a run take effect at the next step") {
+  dem::simulation_config cfg = zero_g_config(0.01);
+  cfg.dt = 1e-6;
+  cfg.allow_initial_overlap = true;
+  auto make = [&](sim_t<tallying_law>& sim) {
+    const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 1.0, 0.5, 0.0});
+    dem::particle_set s;
+    s.positions = {{-1e-3, 0, 0}, {1e-3 - 2e-5, 0, 0}};
+    s.radii = {1e-3, 1e-3};
+    sim.add_particles(s, m);
+    sim.set_geometry_wildcards({{1.0}, {1.0}});
+  };
+  sim_t<tallying_law> a(cfg), b(cfg);
+  make(a);
+  make(b);
+  a.step(50);
+  b.step(50);
+  b.set_geometry_wildcards({{0.5}, {0.5}});
+  a.step();
+  b.step();  // positions after this step are the same (Verlet drift uses the old forces)
+  CHECK(a.positions()[0] == b.positions()[0]);
+  CHECK(b.forces()[0].x == doctest::Approx(0.5 * a.forces()[0].x).epsilon(1e-12));
+  CHECK(b.forces()[0].x != 0);
+}
+
+TEST_CASE("wildcards: increments from wall contacts count for the particle, walls have neutral properties") {
+  dem::simulation_config cfg = zero_g_config(0.01);
+  cfg.gravity = {0, 0, -9.81};
+  cfg.dt = 1e-5;
+  sim_t<tallying_law> sim(cfg);
+  const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, 0.5, 0.0});
+  sim.add_plane({0, 0, 0}, {0, 0, 1}, m);
+  const double r = 1e-3;
+  dem::particle_set s;
+  s.positions = {{0, 0, r * 0.999}};
+  s.radii = {r};
+  sim.add_particles(s, m);
+  sim.set_geometry_wildcards({{1.0}});
+  sim.step(2000);  // rests on the floor from the start
+  const auto t = sim.owner_wildcards();
+  CHECK(t[0].touches == 2000u);
+  const double weight = 2500 * 4.0 / 3.0 * M_PI * r * r * r * 9.81;
+  CHECK(t[0].impulse == doctest::Approx(weight * 2000 * cfg.dt).epsilon(0.02));
+}
+
+#if !defined(DEM_TEST_BACKEND_CUDA)
+TEST_CASE("wildcards: increments give the same bits for 1 and 2 threads") {
+  auto run = [](int threads) {
+    const int saved = omp_get_max_threads();
+    omp_set_num_threads(threads);
+    // A compressed lattice (3 % overlaps) expanding in a box: thousands of contacts at once.
+    dem::simulation_config cfg = zero_g_config(0.015);
+    cfg.dt = 1e-6;
+    cfg.allow_initial_overlap = true;
+    sim_t<tallying_law, dem::precision::single> sim(cfg);
+    const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, 0.5, 0.0});
+    sim.add_box(cfg.domain, m);
+    dem::sample::lattice_options o;
+    o.radius = 1e-3;
+    o.spacing = 1.94e-3;
+    o.jitter = 2e-5;
+    o.max_count = 3000;
+    sim.add_particles(dem::sample::cubic_lattice(cfg.domain, o), m);
+    REQUIRE(sim.num_particles() == 3000);
+    sim.set_geometry_wildcards(std::vector<stiffness_scale>(3000, {1.0}));
+    sim.step(200);
+    omp_set_num_threads(saved);
+    return std::make_pair(sim.owner_wildcards(), sim.num_listed_pairs());
+  };
+  const auto [one, pairs] = run(1);
+  const auto [two, pairs2] = run(2);
+  CHECK(pairs > 2048);
+  CHECK(pairs == pairs2);
+  std::uint64_t touches = 0;
+  bool same = true;
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    touches += one[i].touches;
+    same = same && one[i].impulse == two[i].impulse && one[i].touches == two[i].touches;
+  }
+  CHECK(touches > 1000);
+  CHECK(same);
+}
+#endif
+
+TEST_CASE("cohesion: the contact detection lists pairs within the range, beyond the margin") {
+  dem::simulation_config cfg = zero_g_config(0.01);
+  cfg.dt = 1e-6;
+  sim_t<dem::force::hertz_mindlin_cohesive> sim(cfg);
+  dem::material mat{"wet", 2500, 1e7, 0.3, 0.5, 0.5, 0.0};
+  mat.work_of_adhesion = 0.1;
+  const double r = 1e-3;
+  mat.cohesion_range = 0.5 * r;  // more than the default margin (0.2 r)
+  const auto m = sim.add_material(mat);
+  sim.add_plane({0, 0, -0.005}, {0, 0, 1}, m);
+  dem::particle_set s;
+  const double gap = 0.4 * r;
+  s.positions = {{-r - gap / 2, 0, 0}, {r + gap / 2, 0, 0}, {0.005, 0, -0.005 + r + gap}};
+  s.radii = {r, r, r};
+  sim.add_particles(s, m);
+  CHECK(sim.contact_range() == doctest::Approx(0.5 * r));
+  sim.step();
+  const auto f = sim.forces();
+  const double f0 = 2 * M_PI * 0.1 * (r / 2);  // pull-off 2 pi w R*
+  CHECK(f[0].x == doctest::Approx(f0 * (1 - gap / (0.5 * r))).epsilon(1e-3));  // pulled towards particle 1
+  CHECK(f[1].x == doctest::Approx(-f[0].x));
+  CHECK(f[2].z == doctest::Approx(-2 * M_PI * 0.1 * r * (1 - gap / (0.5 * r))).epsilon(1e-3));  // towards the floor
+}
+
+TEST_CASE("cohesion: holds two spheres together until they are pulled beyond the range") {
+  // Two spheres just touching fly apart at relative speed v. Outside the overlap only the pull
+  // acts (no stiffness, no damping), so they separate iff 1/2 m* v^2 > F_0 range / 2, and then
+  // drift apart at sqrt(v^2 - v_esc^2).
+  const double r = 1e-3, w = 0.05, range = 2e-4;
+  const double mass = 2500 * 4.0 / 3.0 * M_PI * r * r * r, m_star = mass / 2;
+  const double f0 = 2 * M_PI * w * (r / 2);
+  const double v_esc = std::sqrt(f0 * range / m_star);
+  for (double ratio : {0.8, 1.25}) {
+    CAPTURE(ratio);
+    dem::simulation_config cfg = zero_g_config(0.05);
+    cfg.dt = 2e-6;
+    sim_t<dem::force::hertz_mindlin_cohesive> sim(cfg);
+    dem::material mat{"wet", 2500, 1e7, 0.3, 0.5, 0.5, 0.0};
+    mat.work_of_adhesion = w;
+    mat.cohesion_range = range;
+    const auto m = sim.add_material(mat);
+    const double v = ratio * v_esc;
+    dem::particle_set s;
+    s.positions = {{-r, 0, 0}, {r, 0, 0}};
+    s.radii = {r, r};
+    s.velocities = {{-v / 2, 0, 0}, {v / 2, 0, 0}};
+    sim.add_particles(s, m);
+    double max_gap = 0;
+    const double t_end = 40 * range / v_esc;
+    for (double t = 0; t < t_end; t += 1e-4) {
+      sim.advance(1e-4);
+      const auto p = sim.positions();
+      max_gap = std::max(max_gap, p[1].x - p[0].x - 2 * r);
+    }
+    const auto u = sim.velocities();
+    if (ratio < 1) {
+      CHECK(max_gap < range);
+      CHECK(max_gap == doctest::Approx(range * ratio * ratio).epsilon(0.03));  // turning point of the well
+    } else {
+      CHECK(max_gap > 10 * range);
+      CHECK(u[1].x - u[0].x == doctest::Approx(std::sqrt(v * v - v_esc * v_esc)).epsilon(0.02));
+    }
+  }
+}
+
+TEST_CASE("history: swapping which particle is A mirrors the contact exactly") {
+  // The same oblique, spinning collision with the particles created in either order: the pair is
+  // oriented by id, so A and B swap; every force and history must transform with them.
+  auto run = [](bool reversed) {
+    dem::simulation_config cfg = zero_g_config(0.01);
+    cfg.dt = 1e-6;
+    sim_t<dem::force::hertz_mindlin_cohesive> sim(cfg);
+    dem::material mat{"m", 2500, 1e7, 0.3, 0.6, 0.4, 0.2};
+    mat.work_of_adhesion = 0.02;
+    mat.cohesion_range = 5e-5;
+    const auto m = sim.add_material(mat);
+    dem::particle_set s;
+    s.positions = {{-1.2e-3, 0, 0}, {0.8e-3 + 1e-5, 0.3e-3, 0}};
+    s.radii = {1.2e-3, 0.8e-3};
+    s.velocities = {{0.05, 0.01, 0}, {-0.05, 0, 0.02}};
+    if (reversed) {
+      std::swap(s.positions[0], s.positions[1]);
+      std::swap(s.radii[0], s.radii[1]);
+      std::swap(s.velocities[0], s.velocities[1]);
+    }
+    sim.add_particles(s, m);
+    std::vector<dem::vec3d> w = {{0, 0, 200}, {50, 0, -100}};
+    if (reversed) std::swap(w[0], w[1]);
+    sim.set_angular_velocities(w);
+    sim.step(3000);
+    auto p = sim.positions();
+    auto om = sim.angular_velocities();
+    if (reversed) {
+      std::swap(p[0], p[1]);
+      std::swap(om[0], om[1]);
+    }
+    return std::make_pair(p, om);
+  };
+  const auto [p, w] = run(false);
+  const auto [q, u] = run(true);
+  for (int i = 0; i < 2; ++i) {
+    CHECK(dem::norm(p[i] - q[i]) < 1e-12);
+    CHECK(dem::norm(w[i] - u[i]) < 1e-9 * (1 + dem::norm(w[i])));
+  }
+}

@@ -1,0 +1,305 @@
+// Each slot of a composed law against its analytic single-contact result, and the composition's
+// bookkeeping (order, history layout, energies).
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "dem/dem.hpp"
+
+namespace {
+using Real = double;
+using dem::vec3;
+using namespace dem::force;
+
+dem::material_pair pair_of(double e = 0.5, double mu = 0.5, double mu_r = 0.1) {
+  dem::material_table t;
+  dem::material m{"m", 2500, 1e7, 0.3, e, mu, mu_r};
+  m.work_of_adhesion = 0.05;
+  m.cohesion_range = 1e-4;
+  m.rolling_damping = 0.3;
+  const auto id = t.add(m);
+  return t.pair(id, id);
+}
+
+// A contact along z (normal +z) with overlap d, effective radius R, mass m.
+contact<Real> make(double d, double R = 1e-3, double m = 1e-5, double dt = 1e-6) {
+  contact<Real> c{};
+  c.overlap = d;
+  c.normal = {0, 0, 1};
+  c.branch_a = {0, 0, -(R - d / 2)};
+  c.branch_b = {0, 0, R - d / 2};
+  c.radius_eff = R / 2;
+  c.mass_eff = m;
+  c.inertia_eff = 0.4 * m * R * R;
+  c.dt = dt;
+  return c;
+}
+
+template <class Slot>
+using model = typename Slot::template model<Real>;
+
+const slot_setup hertz_setup{restitution::model::hertz};
+const slot_setup linear_setup{restitution::model::linear};
+}  // namespace
+
+TEST_CASE("slot normal::hertz: F = 4/3 E* sqrt(R*) d^1.5, k = 2 E* a, energy integrates the force") {
+  const auto mp = pair_of();
+  const auto p = model<normal::hertz>::make_params(mp, hertz_setup);
+  for (double d : {1e-7, 1e-6, 1e-5}) {
+    const auto c = make(d);
+    contact_state<Real> s{};
+    no_history h;
+    model<normal::hertz>{}(c, p, h, s);
+    const double a = std::sqrt(c.radius_eff * d);
+    CHECK(s.elastic == doctest::Approx(4.0 / 3.0 * mp.effective_youngs * std::sqrt(c.radius_eff) * std::pow(d, 1.5)).epsilon(1e-12));
+    CHECK(s.stiffness == doctest::Approx(2 * mp.effective_youngs * a).epsilon(1e-12));
+    CHECK(s.contact_radius == doctest::Approx(a).epsilon(1e-12));
+    // dE/dd = F (central difference)
+    const double h6 = d * 1e-4;
+    contact_state<Real> sp{}, sm{};
+    model<normal::hertz>{}(make(d + h6), p, h, sp);
+    model<normal::hertz>{}(make(d - h6), p, h, sm);
+    const double dE = (model<normal::hertz>::energy(make(d + h6), p, h, sp) - model<normal::hertz>::energy(make(d - h6), p, h, sm)) / (2 * h6);
+    CHECK(dE == doctest::Approx(s.elastic).epsilon(1e-6));
+  }
+  contact_state<Real> s{};
+  no_history h;
+  model<normal::hertz>{}(make(-1e-6), p, h, s);  // in a cohesive range, not touching
+  CHECK(s.elastic == 0);
+  CHECK(s.stiffness == 0);
+}
+
+TEST_CASE("slot normal::linear: F = k_n d with k_n fixed or 2 E_h R*") {
+  auto mp = pair_of();
+  {
+    const auto p = model<normal::linear>::make_params(mp, linear_setup);
+    contact_state<Real> s{};
+    no_history h;
+    const auto c = make(2e-6);
+    model<normal::linear>{}(c, p, h, s);
+    CHECK(s.stiffness == doctest::Approx(2 * mp.harmonic_youngs * c.radius_eff));
+    CHECK(s.elastic == doctest::Approx(2 * mp.harmonic_youngs * c.radius_eff * 2e-6));
+  }
+  mp.normal_stiffness = 1234.0;
+  const auto p = model<normal::linear>::make_params(mp, linear_setup);
+  contact_state<Real> s{};
+  no_history h;
+  model<normal::linear>{}(make(1e-5), p, h, s);
+  CHECK(s.elastic == doctest::Approx(1234.0 * 1e-5));
+  CHECK(model<normal::linear>::energy(make(1e-5), p, h, s) == doctest::Approx(0.5 * 1234.0 * 1e-10));
+}
+
+TEST_CASE("slot normal::cohesive: pull 2 pi w R* while touching, fading linearly to zero at the range") {
+  const auto mp = pair_of();
+  using M = model<normal::cohesive<normal::hertz>>;
+  const auto p = M::make_params(mp, hertz_setup);
+  CHECK(M::range(p) == doctest::Approx(1e-4));
+  const double R = make(0).radius_eff;
+  const double f0 = 2 * M_PI * 0.05 * R;
+  auto pull = [&](double d) {
+    contact_state<Real> s{};
+    no_history h;
+    M{}(make(d), p, h, s);
+    return s.attraction;
+  };
+  CHECK(pull(1e-6) == doctest::Approx(f0));
+  CHECK(pull(0) == doctest::Approx(f0));
+  CHECK(pull(-0.5e-4) == doctest::Approx(0.5 * f0));
+  CHECK(pull(-0.25e-4) == doctest::Approx(0.75 * f0));
+  CHECK(pull(-1e-4) == 0);
+  CHECK(pull(-2e-4) == 0);
+  // The potential: dE/dd = F_el - F_pull on both sides of touching, 0 at the end of the range.
+  for (double d : {-0.7e-4, -0.2e-4, 3e-6}) {
+    const double h6 = 1e-9;
+    auto energy = [&](double x) {
+      contact_state<Real> s{};
+      no_history h;
+      M{}(make(x), p, h, s);
+      return M::energy(make(x), p, h, s);
+    };
+    contact_state<Real> s{};
+    no_history h;
+    M{}(make(d), p, h, s);
+    CHECK((energy(d + h6) - energy(d - h6)) / (2 * h6) == doctest::Approx(s.elastic - s.attraction).epsilon(1e-5));
+  }
+  contact_state<Real> s{};
+  no_history h;
+  M{}(make(-1e-4), p, h, s);
+  CHECK(M::energy(make(-1e-4), p, h, s) == doctest::Approx(0).scale(1e-12));
+}
+
+TEST_CASE("slot damping::restitution: F = max(0, F_el - c sqrt(k m*) v_n) - pull, load = repulsive part") {
+  const auto mp = pair_of(0.5);
+  using D = model<damping::restitution>;
+  const auto p = D::make_params(mp, hertz_setup);
+  CHECK(p.coefficient == doctest::Approx(restitution::coefficient(restitution::model::hertz, 0.5)));
+  auto c = make(1e-6);
+  c.v_n = -0.1;  // approaching: damping adds repulsion
+  contact_state<Real> s{};
+  s.elastic = 2.0;
+  s.stiffness = 1e4;
+  s.attraction = 0.5;
+  no_history h;
+  D{}(c, p, h, s);
+  const double fd = p.coefficient * std::sqrt(1e4 * c.mass_eff) * 0.1;
+  CHECK(s.load == doctest::Approx(2.0 + fd));
+  CHECK(s.normal_force == doctest::Approx(2.0 + fd - 0.5));
+  c.v_n = 1e3;  // separating fast: the repulsive part is clamped at zero, the pull remains
+  contact_state<Real> s2{};
+  s2.elastic = 2.0;
+  s2.stiffness = 1e4;
+  s2.attraction = 0.5;
+  D{}(c, p, h, s2);
+  CHECK(s2.load == 0);
+  CHECK(s2.normal_force == doctest::Approx(-0.5));
+}
+
+TEST_CASE("slot tangential::mindlin: stick grows k_t v dt per step, slip is capped at mu F_n") {
+  const auto mp = pair_of(1.0, 0.5);  // e = 1: no damping, so the spring alone is visible
+  using T = model<tangential::mindlin>;
+  const auto p = T::make_params(mp, hertz_setup);
+  auto c = make(1e-6);
+  c.v_t = {1e-3, 0, 0};
+  c.v_rel = c.v_t;
+  const double a = std::sqrt(c.radius_eff * 1e-6);
+  const double k_t = 8 * mp.effective_shear * a;
+  typename T::history h{};
+  contact_state<Real> s{};
+  s.contact_radius = a;
+  s.load = 1.0;  // cap 0.5 N
+  for (int n = 1; n <= 10; ++n) {
+    T{}(c, p, h, s);
+    CHECK(s.tangential_force.x == doctest::Approx(-k_t * 1e-3 * c.dt * n).epsilon(1e-12));
+    CHECK(s.tangential_force.y == 0);
+  }
+  CHECK(T::energy(c, p, h, s) == doctest::Approx(0.5 * k_t * norm2(h.shear)));
+  s.load = 1e-9;  // sliding
+  T{}(c, p, h, s);
+  CHECK(s.tangential_force.x == doctest::Approx(-0.5e-9));
+  CHECK(h.shear.x == doctest::Approx(0.5e-9 / k_t));  // spring shortened to the cap
+}
+
+TEST_CASE("slot tangential::linear: k_t = ratio k_n, damping from the damping slot") {
+  const auto mp = pair_of(0.5, 0.5);
+  using T = model<tangential::linear>;
+  const auto p = T::make_params(mp, linear_setup);
+  auto c = make(1e-6);
+  c.v_t = {0, 2e-3, 0};
+  typename T::history h{};
+  contact_state<Real> s{};
+  s.stiffness = 1000;
+  s.damping = 0.3;
+  s.load = 10;
+  T{}(c, p, h, s);
+  const double k_t = 2.0 / 7.0 * 1000, c_t = 0.3 * std::sqrt(k_t * c.mass_eff);
+  CHECK(s.tangential_stiffness == doctest::Approx(k_t));
+  CHECK(s.tangential_force.y == doctest::Approx(-k_t * 2e-3 * c.dt - c_t * 2e-3));
+}
+
+TEST_CASE("slot rolling::constant_torque: |M| = mu_r R* F_n against the rolling rate, viscous near rest") {
+  const auto mp = pair_of(0.5, 0.5, 0.2);
+  using R = model<rolling::constant_torque>;
+  const auto p = R::make_params(mp, hertz_setup);
+  auto c = make(1e-6);
+  c.omega_rel = {0, 5000.0, 7.0};  // the normal (twisting) part is ignored
+  contact_state<Real> s{};
+  s.load = 2.0;
+  no_history h;
+  R{}(c, p, h, s);
+  CHECK(s.couple.y == doctest::Approx(-0.2 * c.radius_eff * 2.0));
+  CHECK(s.couple.x == 0);
+  CHECK(s.couple.z == 0);
+  c.omega_rel = {0, 1e-6, 0};  // near rest: a tenth of the rotation per step
+  contact_state<Real> s2{};
+  s2.load = 2.0;
+  R{}(c, p, h, s2);
+  CHECK(s2.couple.y == doctest::Approx(-0.1 * 1e-6 * c.inertia_eff / c.dt));
+}
+
+TEST_CASE("slot rolling::epsd: spring k_r = 2.25 k_n mu_r^2 R*^2 up to mu_r R* F_n, viscous part while elastic") {
+  const auto mp = pair_of(0.5, 0.5, 0.2);
+  using R = model<rolling::epsd>;
+  const auto p = R::make_params(mp, hertz_setup);
+  auto c = make(1e-6, 1e-3, 1e-5, 1e-4);
+  const double w = 2.0;
+  c.omega_rel = {w, 0, 0};
+  typename R::history h{};
+  contact_state<Real> s{};
+  s.stiffness = 1e4;
+  s.load = 1.0;
+  const double k_r = 2.25 * 1e4 * 0.2 * 0.2 * c.radius_eff * c.radius_eff;
+  const double cap = 0.2 * c.radius_eff * 1.0;
+  const double c_r = 0.3 * 2 * std::sqrt(c.inertia_eff * k_r);
+  int n = 0;
+  for (; n < 100000; ++n) {
+    s.couple = {0, 0, 0};
+    R{}(c, p, h, s);
+    const double spring = k_r * w * c.dt * (n + 1);
+    if (spring < cap * 0.999) {
+      CHECK(h.torque.x == doctest::Approx(-spring).epsilon(1e-9));
+      CHECK(s.couple.x == doctest::Approx(-spring - c_r * w).epsilon(1e-9));
+    } else if (spring > cap * 1.001) {
+      CHECK(h.torque.x == doctest::Approx(-cap));
+      CHECK(s.couple.x == doctest::Approx(-cap));  // fully mobilised: no viscous part
+      break;
+    }
+  }
+  CHECK(n > 10);  // the elastic stage lasted several steps
+  CHECK(n < 100000);  // and ended
+  CHECK(R::energy(c, p, h, s) == doctest::Approx(0.5 * cap * cap / k_r));
+  // Reversing the rotation unloads the spring elastically.
+  c.omega_rel = {-w, 0, 0};
+  s.couple = {0, 0, 0};
+  R{}(c, p, h, s);
+  CHECK(h.torque.x == doctest::Approx(-cap + k_r * w * c.dt));
+}
+
+TEST_CASE("slot twisting::marshall: k_tw = k_t a^2 / 2 on the twist angle, capped at 2/3 a mu F_n") {
+  using W = model<twisting::marshall>;
+  const auto p = W::make_params(pair_of(), hertz_setup);
+  auto c = make(1e-6);
+  const double spin = 3.0;
+  c.omega_rel = {0, 0, spin};
+  typename W::history h{};
+  contact_state<Real> s{};
+  s.contact_radius = 2e-5;
+  s.tangential_stiffness = 500;
+  s.tangential_damping = 0;
+  s.friction = 0.5;
+  s.load = 1.0;
+  const double k = 0.5 * 500 * 4e-10, cap = 2.0 / 3.0 * 2e-5 * 0.5;
+  for (int n = 1; n <= 5; ++n) {
+    s.couple = {0, 0, 0};
+    W{}(c, p, h, s);
+    CHECK(s.couple.z == doctest::Approx(-k * spin * c.dt * n));
+  }
+  c.dt = 1e3;  // a huge twist: slipping at the cap
+  s.couple = {0, 0, 0};
+  W{}(c, p, h, s);
+  CHECK(s.couple.z == doctest::Approx(-cap));
+}
+
+TEST_CASE("composition: slots in order, empty histories take no space, built-ins are compositions") {
+  static_assert(sizeof(hertz_mindlin::law<float>::history) == sizeof(vec3<float>));
+  static_assert(sizeof(hertz_mindlin_epsd::law<float>::history) == 2 * sizeof(vec3<float>));
+  static_assert(sizeof(hertz_mindlin_cohesive::law<float>::history) == 2 * sizeof(vec3<float>) + sizeof(float));
+  static_assert(std::is_empty_v<composed<normal::linear, damping::none, tangential::none>::law<float>::history>);
+  static_assert(law_traits<hertz_mindlin_cohesive::law<float>>::has_range);
+  static_assert(!law_traits<hertz_mindlin::law<float>>::has_range);
+  // The composed Hertz–Mindlin equals the closed form term by term.
+  const auto mp = pair_of(0.5, 0.4, 0.0);
+  using L = hertz_mindlin::law<Real>;
+  const auto p = L::make_params(mp);
+  auto c = make(2e-6);
+  c.v_n = -0.05;
+  c.v_t = {1e-4, 0, 0};
+  L::history h{};
+  const auto f = L{}(c, p, h);
+  const double a = std::sqrt(c.radius_eff * 2e-6), s_n = 2 * mp.effective_youngs * a, s_t = 8 * mp.effective_shear * a;
+  const double beta = restitution::coefficient(restitution::model::hertz, 0.5);
+  const double fn = 2.0 / 3.0 * s_n * 2e-6 + beta * std::sqrt(s_n * c.mass_eff) * 0.05;
+  CHECK(f.force.z == doctest::Approx(fn).epsilon(1e-12));
+  CHECK(f.force.x == doctest::Approx(-s_t * 1e-4 * c.dt - beta * std::sqrt(s_t * c.mass_eff) * 1e-4).epsilon(1e-12));
+  CHECK(L::elastic_energy(c, p, h) ==
+        doctest::Approx(8.0 / 15.0 * mp.effective_youngs * a * 4e-12 + 0.5 * s_t * norm2(h.shear)).epsilon(1e-12));
+}
