@@ -81,7 +81,8 @@ void drop_pile(Sim& sim, int n, std::uint64_t seed = 3) {
   o.jitter = 1e-4;
   o.max_count = static_cast<std::size_t>(n);
   o.seed = seed;
-  sim.add_particles(dem::sample::cubic_lattice({{d.lo.x, d.lo.y, d.lo.z}, {d.hi.x, d.hi.y, d.hi.z}}, o), m);
+  const dem::aabb box = d;
+  sim.add_particles(dem::sample::cubic_lattice(box, o), m);
 }
 
 dem::simulation_config pile_config() {
