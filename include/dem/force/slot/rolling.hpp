@@ -88,14 +88,6 @@ struct epsd {
   };
 };
 
-struct none {
-  template <class Real>
-  struct model {
-    struct params {};
-    using history = no_history;
-    static params make_params(const material_pair&, const slot_setup&) { return {}; }
-    DEM_HD void operator()(const contact<Real>&, const params&, history&, contact_state<Real>&) const {}
-  };
-};
+using none = inactive_slot;  // no rolling resistance
 
 }  // namespace dem::force::rolling

@@ -11,7 +11,9 @@
 //   static double stable_time_step(const material&, const material_pair&, double radius, double mass);
 // and may provide `DEM_HD static Real range(const params&)` (acting beyond touching).
 #include "dem/config.hpp"
+#include "dem/force/contact.hpp"
 #include "dem/force/restitution.hpp"
+#include "dem/material/material.hpp"
 #include "dem/math/vec3.hpp"
 
 namespace dem::force {
@@ -40,6 +42,17 @@ struct contact_state {
 // What the composition tells each slot when building parameters.
 struct slot_setup {
   restitution::model calibration;  // the normal slot's model (for damping from restitution)
+};
+
+// A slot that does nothing: tangential::none, rolling::none, twisting::none.
+struct inactive_slot {
+  template <class Real>
+  struct model {
+    struct params {};
+    using history = no_history;
+    static params make_params(const material_pair&, const slot_setup&) { return {}; }
+    DEM_HD void operator()(const contact<Real>&, const params&, history&, contact_state<Real>&) const {}
+  };
 };
 
 }  // namespace dem::force

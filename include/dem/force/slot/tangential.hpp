@@ -92,14 +92,6 @@ struct ratio_stiffness {
 struct mindlin : spring_slot<mindlin_stiffness> {};
 struct linear : spring_slot<ratio_stiffness> {};
 
-struct none {
-  template <class Real>
-  struct model {
-    struct params {};
-    using history = no_history;
-    static params make_params(const material_pair&, const slot_setup&) { return {}; }
-    DEM_HD void operator()(const contact<Real>&, const params&, history&, contact_state<Real>&) const {}
-  };
-};
+using none = inactive_slot;  // frictionless
 
 }  // namespace dem::force::tangential

@@ -41,14 +41,6 @@ struct marshall {
   };
 };
 
-struct none {
-  template <class Real>
-  struct model {
-    struct params {};
-    using history = no_history;
-    static params make_params(const material_pair&, const slot_setup&) { return {}; }
-    DEM_HD void operator()(const contact<Real>&, const params&, history&, contact_state<Real>&) const {}
-  };
-};
+using none = inactive_slot;  // no twisting resistance
 
 }  // namespace dem::force::twisting
