@@ -338,3 +338,35 @@ TEST_CASE("history: swapping which particle is A mirrors the contact exactly") {
     CHECK(dem::norm(w[i] - u[i]) < 1e-9 * (1 + dem::norm(w[i])));
   }
 }
+
+namespace {
+// A law whose range is negative: refused when the parameter table is built.
+struct bad_range_law {
+  static constexpr const char* name = "bad_range_law";
+  template <class Real>
+  struct law {
+    using base = typename dem::force::hertz_mindlin::template law<Real>;
+    using params = typename base::params;
+    using history = typename base::history;
+    static params make_params(const dem::material_pair& p) { return base::make_params(p); }
+    DEM_HD static Real range(const params&) { return Real(-1e-4); }
+    DEM_HD dem::force::contact_force<Real> operator()(const dem::force::contact<Real>& c, const params& p, history& h) const {
+      return base{}(c, p, h);
+    }
+  };
+  static double stable_time_step(const dem::material& m, const dem::material_pair& mp, double r, double mass) {
+    return dem::force::hertz_mindlin::stable_time_step(m, mp, r, mass);
+  }
+};
+}  // namespace
+
+TEST_CASE("custom law: a negative range is refused with the law, the value and the material pair") {
+  sim_t<bad_range_law> sim(zero_g_config(0.01));
+  const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, 0.5, 0.0});
+  dem::particle_set s;
+  s.positions = {{0, 0, 0}};
+  s.radii = {1e-3};
+  sim.add_particles(s, m);
+  CHECK_THROWS_WITH_AS(sim.step(), doctest::Contains("force law bad_range_law gives range -0.0001 for material pair (0, 0)"),
+                       std::invalid_argument);
+}

@@ -1,6 +1,8 @@
 // Material mixing rules and per-pair overrides.
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "dem/material/material.hpp"
 
 TEST_CASE("material pair: effective moduli and mean coefficients") {
@@ -32,5 +34,32 @@ TEST_CASE("material pair: overrides apply to that pair only, in either order") {
   CHECK(t.pair(a, a).restitution == 0.4);
   CHECK_THROWS_WITH_AS(t.set_pair(a, 5, {}), doctest::Contains("material id 5 does not exist"), std::invalid_argument);
   CHECK_THROWS_WITH_AS(t.set_pair(a, b, {.friction = -1.0}), doctest::Contains("friction of material pair (0, 1) is -1"),
+                       std::invalid_argument);
+}
+
+TEST_CASE("material pair: cohesion and rolling-damping properties mix and are checked") {
+  dem::material_table t;
+  dem::material wet{"wet", 2500, 1e7, 0.3, 0.5, 0.5, 0.1};
+  wet.work_of_adhesion = 0.04;
+  wet.cohesion_range = 1e-4;
+  wet.rolling_damping = 0.2;
+  dem::material dry{"dry", 2500, 1e7, 0.3, 0.5, 0.5, 0.1};
+  dry.work_of_adhesion = 0.01;
+  dry.cohesion_range = 3e-4;
+  dry.rolling_damping = 0.4;
+  const auto a = t.add(wet), b = t.add(dry);
+  CHECK(t.pair(a, b).work_of_adhesion == doctest::Approx(0.02));  // geometric mean
+  CHECK(t.pair(a, b).cohesion_range == doctest::Approx(2e-4));
+  CHECK(t.pair(a, b).rolling_damping == doctest::Approx(0.3));
+  t.set_pair(a, b, {.work_of_adhesion = 0.0, .cohesion_range = 5e-4});
+  CHECK(t.pair(b, a).work_of_adhesion == 0.0);
+  CHECK(t.pair(b, a).cohesion_range == 5e-4);
+  dem::material bad = wet;
+  bad.work_of_adhesion = -1;
+  CHECK_THROWS_WITH_AS(t.add(bad), doctest::Contains("work_of_adhesion of material 'wet' (id 2) is -1"), std::invalid_argument);
+  bad = wet;
+  bad.cohesion_range = std::nan("");
+  CHECK_THROWS_WITH_AS(t.add(bad), doctest::Contains("cohesion_range of material 'wet' (id 2) is nan"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(t.set_pair(a, b, {.rolling_damping = -0.5}), doctest::Contains("rolling_damping of material pair (0, 1) is -0.5"),
                        std::invalid_argument);
 }
