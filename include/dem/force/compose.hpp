@@ -110,6 +110,7 @@ struct composed {
     // Runs the slots in order; returns the state they leave.
     DEM_HD static contact_state<Real> run(const contact<Real>& c, const params& p, history& h) {
       contact_state<Real> s{};
+      s.couple = vec3<Real>{-Real(0), -Real(0), -Real(0)};  // adding an unused couple then folds away (see contact_force)
       auto&& h0 = slot<0, normal_model>(h);
       auto&& h1 = slot<1, damping_model>(h);
       auto&& h2 = slot<2, tangential_model>(h);

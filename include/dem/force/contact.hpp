@@ -33,12 +33,14 @@ struct contact {
 //   torque:            a pure couple on A (B receives -torque), e.g. rolling resistance
 //   torque_only_force: acts at the contact point but only for torques (DEM-Engine's
 //                      torque_only_force): A gets branch_a x f, B gets branch_b x (-f), no net force
-// Members left out of a law's return are zero and cost nothing once the law is inlined.
+// Members left out of a law's return are zero and cost nothing once the law is inlined: they
+// default to -0, because x + (-0) == x for every x (also -0), so the compiler may drop the addition
+// the kernel makes, which it may not do for +0 (-0 + +0 is +0).
 template <class Real>
 struct contact_force {
-  vec3<Real> force{0, 0, 0};
-  vec3<Real> torque{0, 0, 0};
-  vec3<Real> torque_only_force{0, 0, 0};
+  vec3<Real> force{-Real(0), -Real(0), -Real(0)};
+  vec3<Real> torque{-Real(0), -Real(0), -Real(0)};
+  vec3<Real> torque_only_force{-Real(0), -Real(0), -Real(0)};
 };
 
 // History type of laws that keep none: nothing is stored, carried or loaded for it.
