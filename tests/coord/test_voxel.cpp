@@ -231,6 +231,49 @@ TEST_CASE_TEMPLATE("voxel: displacements accumulate without drift and saturate o
   }
 }
 
+TEST_CASE_TEMPLATE("voxel: the rounding carry keeps sub-unit and fractional displacements (no loss, no bias)", C, VOXEL_CONFIGS) {
+  using V = typename C::space;
+  using Real = typename C::real;
+  for (const dem::aabb& box : {near_box, far_box}) {
+    const auto c = V::make_params(box);
+    const double unit = V::resolution(c);
+    const dem::vec3d mid{(box.lo.x + box.hi.x) / 2, (box.lo.y + box.hi.y) / 2, (box.lo.z + box.hi.z) / 2};
+    const auto start = V::from_world(c, mid);
+    // 7.3, -0.3 and 0.25 units per step: without the carry 7, 0 and 0 units per step.
+    const dem::vec3<Real> d{static_cast<Real>(7.3 * unit), static_cast<Real>(-0.3 * unit), static_cast<Real>(0.25 * unit)};
+    const dem::vec3<Real> exact{static_cast<Real>(7.3), static_cast<Real>(-0.3), static_cast<Real>(0.25)};  // d in units, as Real
+    auto p = start, plain = start;
+    typename V::carry r{0, 0, 0};
+    const int n = 10000;
+    for (int i = 0; i < n; ++i) {
+      p = V::displace(c, p, d, r);
+      plain = V::displace(c, plain, d);
+      for (int k = 0; k < 3; ++k) CHECK(std::abs(r[k]) <= 0.5f);
+    }
+    for (int k = 0; k < 3; ++k) {
+      CAPTURE(k);
+      const double moved = static_cast<double>(static_cast<std::int64_t>(V::units(c, p, k)) - static_cast<std::int64_t>(V::units(c, start, k)));
+      // n d within one unit, plus the float rounding of d itself (|d| eps per step).
+      const double tol = 1.0 + n * std::abs(static_cast<double>(exact[k])) * std::numeric_limits<Real>::epsilon() * 2;
+      CHECK(std::abs(moved - n * static_cast<double>(exact[k])) <= tol);
+    }
+    CHECK(V::units(c, plain, 0) == V::units(c, start, 0) + 7 * n);  // the documented bias without the carry
+    CHECK(V::units(c, plain, 1) == V::units(c, start, 1));          // and the lost sub-unit steps
+    // A zero displacement never moves a particle, whatever its carry (ties to even).
+    for (const float rest : {0.5f, -0.5f, 0.49f, -0.25f}) {
+      typename V::carry q{rest, rest, rest};
+      CHECK(V::displace(c, start, dem::vec3<Real>{0, 0, 0}, q) == start);
+      CHECK(q[0] == rest);
+    }
+    // +d then -d with the carry returns to the same position; the carry to zero within its float
+    // storage (2^-24 of a unit).
+    typename V::carry z{0, 0, 0};
+    const auto q = V::displace(c, start, d, z);
+    CHECK(V::displace(c, q, -d, z) == start);
+    for (int k = 0; k < 3; ++k) CHECK(std::abs(z[k]) < 1e-6f);
+  }
+}
+
 TEST_CASE_TEMPLATE("voxel: cell_of agrees with floor((x - lo) * inv_cell) of the double position", C, VOXEL_CONFIGS) {
   using V = typename C::space;
   for (const dem::aabb& box : {near_box, far_box}) {

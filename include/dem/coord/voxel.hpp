@@ -37,6 +37,12 @@
 //
 // Storage: `position` is {uint64 voxel; SubT sub[3]}: 16 bytes for SubBits <= 16 (14 + padding to the
 // 8-byte alignment), 24 bytes for SubBits 17..32 (20 + padding); a float vec3 is 12, a double one 24.
+// The simulator also keeps the rounding carry (a float vec3, 12 bytes) per particle.
+//
+// Rounding rule. A displacement is rounded to whole units once per step. Without a carry a step
+// below half a unit is lost and a constant 7.3 units rounds to 7 every step (a 4 % slower drift);
+// the kernels therefore use displace(..., carry&), which adds the previous remainder first, so the
+// position after n steps is the rounded sum of the n displacements (error <= 0.5 unit, no drift).
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -94,9 +100,13 @@ struct voxel {
   static constexpr const char* name = detail::voxel_name<SubBits>::value;
   using sub_type = std::conditional_t<(SubBits <= 16), std::uint16_t, std::uint32_t>;
 
-  template <class Real>
+  // Stored (the precision policy's position type) is ignored: positions are integers.
+  template <class Real, class Stored = Real>
   struct space {
     using real = Real;
+    // Per particle: the part of past displacements that rounding to whole units left over, in units
+    // (|carry| <= 0.5). See displace(..., carry&).
+    using carry = vec3<float>;
 
     struct position {
       std::uint64_t voxel;  // x, y, z voxel indices packed: x in the low bits, then y, then z
@@ -234,6 +244,23 @@ struct voxel {
       return pack(c, u);
     }
 
+    // p + d + carry, rounded to whole units per axis (ties to even); what rounding left over goes
+    // back into carry. The kernels use this form: a particle moving 0.3 units per step advances 3
+    // units in 10 steps (without the carry it would never move), and a constant 7.3 units per step
+    // averages 7.3, not 7. Deterministic: the carry is per-particle state like the position. Ties to
+    // even keep a zero displacement from moving a particle whose carry is exactly +-0.5.
+    DEM_HD static position displace(const params& c, const position& p, const vec3<Real>& d, carry& r) {
+      std::uint64_t u[3];
+      for (int k = 0; k < 3; ++k) {
+        const Real t = d[k] * c.inv_unit_r + static_cast<Real>(r[k]);
+        const std::int64_t step = round_even(t);
+        // t - step is exact (|t| < 2^62 and step is t's nearest integer); saturated or NaN: nothing to carry.
+        r[k] = (step == max_step || step == -max_step) ? 0.0f : static_cast<float>(t - static_cast<Real>(step));
+        u[k] = add_saturated(units(c, p, k), step, c.max_u[k]);
+      }
+      return pack(c, u);
+    }
+
     DEM_HD static bool inside(const params& c, const position& p) {
       for (int k = 0; k < 3; ++k) {
         const std::uint64_t u = units(c, p, k);
@@ -298,6 +325,19 @@ struct voxel {
       const T frac = t - static_cast<T>(i);
       if (frac >= T(0.5)) ++i;
       else if (frac <= T(-0.5)) --i;
+      return i;
+    }
+
+    // Nearest integer, ties to even, saturated like round_units.
+    template <class T>
+    DEM_HD static std::int64_t round_even(T t) {
+      const T lim = static_cast<T>(max_step);
+      if (!(t < lim)) return max_step;
+      if (!(t > -lim)) return -max_step;
+      std::int64_t i = static_cast<std::int64_t>(t);
+      const T frac = t - static_cast<T>(i);
+      if (frac > T(0.5) || (frac == T(0.5) && (i & 1))) ++i;
+      else if (frac < T(-0.5) || (frac == T(-0.5) && (i & 1))) --i;
       return i;
     }
 
