@@ -1,12 +1,23 @@
 #pragma once
 // Raw-pointer views of the simulator's state, passed by value into kernels on either backend.
 #include <cstdint>
+#include <type_traits>
 
 #include "dem/config.hpp"
 #include "dem/material/material.hpp"
 #include "dem/math/vec3.hpp"
 
 namespace dem::sim {
+
+// The per-particle rounding carry of coordinate policies that declare one (coord::voxel), or none.
+struct no_carry {};
+template <class Space>
+struct carry_of { using type = no_carry; };
+template <class Space>
+  requires requires { typename Space::carry; }
+struct carry_of<Space> { using type = typename Space::carry; };
+template <class Space>
+inline constexpr bool has_carry = !std::is_same_v<typename carry_of<Space>::type, no_carry>;
 
 template <class Space>
 struct particle_view {
@@ -24,6 +35,7 @@ struct particle_view {
   std::uint32_t* id;                  // stable particle id (order of creation)
   std::uint8_t* active;               // 0 once the particle has left the domain
   std::uint32_t* plane_touch;         // bit k: touching plane k at the last evaluation
+  typename carry_of<Space>::type* carry;  // null where the coordinate policy has no carry
 };
 
 // An infinite plane; particles live on the side `normal` points to. The point is kept in double

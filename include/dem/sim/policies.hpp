@@ -13,11 +13,25 @@
 
 namespace dem {
 
+namespace detail {
+// Coordinate policies take the kernels' real type and, if they accept it, the precision policy's
+// position storage type (coord::floating under precision::mixed stores double positions).
+template <class Coord, class Real, class Stored>
+struct coord_space_of {
+  using type = typename Coord::template space<Real>;
+};
+template <class Coord, class Real, class Stored>
+  requires requires { typename Coord::template space<Real, Stored>; }
+struct coord_space_of<Coord, Real, Stored> {
+  using type = typename Coord::template space<Real, Stored>;
+};
+}  // namespace detail
+
 template <class Shape = shape::sphere, class Force = force::hertz_mindlin, class Integrator = integrate::velocity_verlet,
           class Precision = precision::single, class Coord = coord::floating>
 struct policies {
   static_assert(precision::policy<Precision>,
-                "dem::policies: the precision policy (4th) must define `using real` and `using accum` as floating-point types and `name`; use dem::precision::single or dem::precision::double_.");
+                "dem::policies: the precision policy (4th) must define `using real` and `using accum` as floating-point types and `name`; use dem::precision::single, mixed or double_.");
   static_assert(std::is_same_v<Shape, shape::sphere>,
                 "dem::policies: the shape policy (1st) must be dem::shape::sphere in this version.");
   static_assert(requires(integrate::motion<typename Precision::real>& m, typename Precision::real dt) {
@@ -37,8 +51,9 @@ struct policies {
   using precision = Precision;
   using coord = Coord;
   using real = typename Precision::real;
+  using gather = dem::precision::gather_t<Precision>;  // per-particle force/torque sums
   using law = typename Force::template law<real>;
-  using coord_space = typename Coord::template space<real>;
+  using coord_space = typename detail::coord_space_of<Coord, real, dem::precision::position_t<Precision>>::type;
 };
 
 }  // namespace dem

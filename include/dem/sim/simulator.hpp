@@ -41,6 +41,10 @@ struct simulation_config {
   double max_speed = std::numeric_limits<double>::infinity();  // m/s; faster means divergence
   bool allow_unstable_dt = false;       // run even if dt exceeds the stable estimate
   bool allow_initial_overlap = false;   // accept overlaps above 10 % of the smaller radius at start
+  // m; > 0: the coordinate policy must resolve positions at least this finely everywhere in the
+  // domain (coord::voxel: its unit; coord::floating: the spacing of the stored type at the farthest
+  // corner), else the constructor throws naming the domain, the bits and the resolution. 0: no check.
+  double position_resolution = 0;
 };
 
 template <class Policies = policies<>, class Backend = backend::host>
@@ -52,6 +56,8 @@ class Simulator {
   using law = typename Policies::law;
   using coord_space = typename Policies::coord_space;
   using position_type = typename coord_space::position;
+  using carry_type = typename sim::carry_of<coord_space>::type;  // sim::no_carry where there is none
+  static constexpr bool has_carry = sim::has_carry<coord_space>;
   using history = typename law::history;
   using law_traits = force::law_traits<law>;
   using owner_wildcards_type = typename law_traits::owner_wildcards;
@@ -67,7 +73,16 @@ class Simulator {
     if (!all_finite(cfg.gravity)) throw std::invalid_argument("dem: config.gravity is not finite: " + str(cfg.gravity));
     if (!(cfg.max_speed > 0)) throw std::invalid_argument("dem: config.max_speed must be > 0, got " + num(cfg.max_speed));
     check_dt(cfg.dt);
-    coord_ = coord_space::make_params(cfg.domain);
+    if (!(cfg.position_resolution >= 0) || !std::isfinite(cfg.position_resolution))
+      throw std::invalid_argument("dem: config.position_resolution must be >= 0 and finite (0: no requirement), got " + num(cfg.position_resolution));
+    if constexpr (requires { coord_space::make_params(cfg.domain, 0.0); }) {
+      coord_ = coord_space::make_params(cfg.domain, cfg.position_resolution);
+    } else {
+      if (cfg.position_resolution > 0)
+        throw std::invalid_argument(std::string("dem: config.position_resolution is set, but coordinate policy ") + Policies::coord::name +
+                                    " cannot check a resolution (it has no make_params(domain, required_step))");
+      coord_ = coord_space::make_params(cfg.domain);
+    }
     status_.assign(std::vector<std::uint32_t>{sim::no_particle, 0, 0, 0});
   }
 
@@ -133,6 +148,7 @@ class Simulator {
       const material& m = materials_[mats[k]];
       const double mass = Policies::shape::mass(r, m.density);
       h.pos.push_back(coord_space::from_world(coord_, x));
+      if constexpr (has_carry) h.carry.push_back(carry_type{0, 0, 0});
       h.vel.push_back(vec3<real>(v));
       h.omega.push_back({0, 0, 0});
       h.force.push_back({0, 0, 0});
@@ -224,6 +240,13 @@ class Simulator {
   std::uint64_t num_listed_pairs() const { return num_contacts_; }
   std::uint64_t num_rebuilds() const { return rebuilds_; }
   double contact_margin() const { return margin(); }
+  // Position resolution in use (m): coord::voxel's unit, or for coord::floating the spacing of the
+  // stored type at the domain's farthest corner (the coarsest step anywhere in the domain).
+  double position_resolution() const {
+    if constexpr (requires { coord_space::resolution(coord_); }) return coord_space::resolution(coord_);
+    else return std::numeric_limits<double>::quiet_NaN();
+  }
+  const typename coord_space::params& coord_params() const { return coord_; }
   // Largest gap at which the law acts (cohesion range; 0 for contact-only laws). Pairs are listed
   // up to this gap plus the margin.
   double contact_range() { if (dirty_params_) build_params(); return max_range_; }
@@ -307,8 +330,10 @@ class Simulator {
   // Bytes held in backend memory per particle (state arrays, without wall history) and per listed
   // contact, for the memory tables; wall_history_bytes_per_particle() adds the (particle, plane) history.
   std::size_t wall_history_bytes_per_particle() const { return law_traits::has_history ? planes_host_.size() * sizeof(history) : 0; }
+  // The position (coordinate and precision policies) counts twice (now and at the last rebuild),
+  // plus coord::voxel's rounding carry.
   static constexpr std::size_t bytes_per_particle() {
-    return 2 * sizeof(position_type) + 4 * sizeof(vec3<real>) + 3 * sizeof(real) + sizeof(material_id) +
+    return 2 * sizeof(position_type) + (has_carry ? sizeof(carry_type) : 0) + 4 * sizeof(vec3<real>) + 3 * sizeof(real) + sizeof(material_id) +
            2 * sizeof(std::uint32_t) + sizeof(std::uint8_t) +
            (law_traits::has_owner_wildcards ? sizeof(owner_wildcards_type) : 0) +
            (law_traits::has_geometry_wildcards ? sizeof(geometry_wildcards_type) : 0);
@@ -327,6 +352,7 @@ class Simulator {
  private:
   struct host_state {
     std::vector<position_type> pos;
+    std::vector<carry_type> carry;  // empty without a carry
     std::vector<vec3<real>> vel, omega, force, torque;
     std::vector<real> radius, inv_mass, inv_inertia;
     std::vector<material_id> material;
@@ -341,6 +367,7 @@ class Simulator {
   host_state pull() const {
     host_state h;
     pos_.copy_to(h.pos);
+    carry_.copy_to(h.carry);
     vel_.copy_to(h.vel);
     omega_.copy_to(h.omega);
     force_.copy_to(h.force);
@@ -361,6 +388,7 @@ class Simulator {
   void push(const host_state& h) {
     pos_.assign(h.pos);
     pos_ref_.assign(h.pos);
+    carry_.assign(h.carry);
     vel_.assign(h.vel);
     omega_.assign(h.omega);
     force_.assign(h.force);
@@ -433,7 +461,8 @@ class Simulator {
 
   sim::particle_view<coord_space> view() {
     return {pos_.data(), pos_ref_.data(), vel_.data(), omega_.data(), force_.data(), torque_.data(), radius_.data(),
-            inv_mass_.data(), inv_inertia_.data(), material_.data(), id_.data(), active_.data(), plane_touch_.data()};
+            inv_mass_.data(), inv_inertia_.data(), material_.data(), id_.data(), active_.data(), plane_touch_.data(),
+            has_carry ? carry_.data() : nullptr};
   }
   sim::contact_results<real> results() { return {cforce_.data(), ctorque_a_.data(), ctorque_b_.data()}; }
   std::uint32_t num_materials() const { return static_cast<std::uint32_t>(materials_.size()); }
@@ -599,6 +628,7 @@ class Simulator {
     backend_.for_each(n, broad::cell_key_kernel<coord_space>{coord_, g, pos_.data(), active_.data(), cell_key_.data(), perm_.data()});
     backend_.sort_pairs(cell_key_, perm_, n);
     permute(pos_);
+    if constexpr (has_carry) permute(carry_);
     permute(vel_);
     permute(omega_);
     permute(force_);
@@ -662,13 +692,16 @@ class Simulator {
     if constexpr (law_traits::writes_owner_wildcards) owner_increment_.resize(2 * std::size_t(nc));
     if constexpr (law_traits::writes_geometry_wildcards) geometry_increment_.resize(2 * std::size_t(nc));
 
-    // 5. Incident lists for the per-particle gather.
+    // 5. Incident lists for the per-particle gather, each particle's entries in partner-id order
+    //    (a canonical summation order: see sim::incident_key_kernel).
     incident_particle_.resize(2 * std::size_t(nc));
     incident_entry_.resize(2 * std::size_t(nc));
+    incident_key_.resize(2 * std::size_t(nc));
     incident_offset_.resize(n + 1);
     if (nc) {
-      backend_.for_each(nc, contact::incident_fill_kernel{pair_a_.data(), pair_b_.data(), incident_particle_.data(), incident_entry_.data()});
-      backend_.sort_pairs(incident_particle_, incident_entry_, 2 * nc);
+      backend_.for_each(nc, sim::incident_key_kernel{pair_a_.data(), pair_b_.data(), id_.data(), incident_key_.data(), incident_entry_.data()});
+      backend_.sort_pairs(incident_key_, incident_entry_, 2 * nc);
+      backend_.for_each(2 * nc, sim::incident_particle_kernel{incident_key_.data(), incident_particle_.data()});
     }
     backend_.for_each(n + 1, contact::incident_offset_kernel{incident_particle_.data(), 2 * nc, incident_offset_.data()});
 
@@ -694,6 +727,7 @@ class Simulator {
   buffer<T>& scratch_for() {
     if constexpr (std::is_same_v<T, position_type>) return scratch_pos_;
     else if constexpr (std::is_same_v<T, vec3<real>>) return scratch_vec_;
+    else if constexpr (std::is_same_v<T, carry_type>) return scratch_carry_;
     else if constexpr (std::is_same_v<T, real>) return scratch_real_;
     else if constexpr (std::is_same_v<T, material_id>) return scratch_mat_;
     else if constexpr (std::is_same_v<T, std::uint32_t>) return scratch_u32_;
@@ -738,6 +772,7 @@ class Simulator {
 
   // Per particle (sorted by cell at every rebuild).
   buffer<position_type> pos_, pos_ref_;
+  buffer<carry_type> carry_;  // coordinate policies with a rounding carry only
   buffer<vec3<real>> vel_, omega_, force_, torque_;
   buffer<real> radius_, inv_mass_, inv_inertia_;
   buffer<material_id> material_;
@@ -757,10 +792,11 @@ class Simulator {
   buffer<owner_wildcards_type> owner_increment_;        // 2 per contact (laws that write wildcards)
   buffer<geometry_wildcards_type> geometry_increment_;
   // Broad-phase scratch.
-  buffer<std::uint64_t> cell_key_, cell_keys_;
+  buffer<std::uint64_t> cell_key_, cell_keys_, incident_key_;
   buffer<std::uint32_t> perm_, head_, slot_, cell_start_, pair_count_;
   buffer<position_type> scratch_pos_;
   buffer<vec3<real>> scratch_vec_;
+  buffer<carry_type> scratch_carry_;
   buffer<real> scratch_real_;
   buffer<material_id> scratch_mat_;
   buffer<std::uint32_t> scratch_u32_;

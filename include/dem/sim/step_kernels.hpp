@@ -51,6 +51,14 @@ DEM_HD inline Real range_of(const typename Law::params& p) {
   else return Real(0);
 }
 
+// p.pos[i] moved by d, through the coordinate policy's rounding carry where it has one.
+template <class Space>
+DEM_HD inline typename Space::position moved(const typename Space::params& coord, const particle_view<Space>& p, index_t i,
+                                             const vec3<typename Space::real>& d) {
+  if constexpr (has_carry<Space>) return Space::displace(coord, p.pos[i], d, p.carry[i]);
+  else return Space::displace(coord, p.pos[i], d);
+}
+
 // Stored history of contact k, or an empty one for laws that keep none (nothing is stored then).
 template <class Law>
 DEM_HD inline typename Law::history history_of(const typename Law::history* h, std::size_t k) {
@@ -126,8 +134,9 @@ struct pair_force_kernel {
 
 // Force of all planes on particle i. Wall history is per particle and plane; it is reset only
 // for planes the particle touched at the last evaluation (bit mask), so far planes cost no writes.
-// Increments the law writes for the particle are added to `owner_sum` / `geometry_sum`.
-template <class P>
+// Increments the law writes for the particle are added to `owner_sum` / `geometry_sum`; forces
+// and torques to f and t, in the precision policy's gather type.
+template <class P, class G>
 DEM_HD inline void plane_forces(const particle_view<typename P::coord_space>& p, const typename P::coord_space::params& coord,
                                 index_t i, const plane<typename P::real>* planes, std::uint32_t num_planes,
                                 typename P::law::history* wall_history, const typename P::law::params* table,
@@ -136,7 +145,7 @@ DEM_HD inline void plane_forces(const particle_view<typename P::coord_space>& p,
                                                     typename force::law_traits<typename P::law>::geometry_wildcards>& wc,
                                 typename force::law_traits<typename P::law>::owner_wildcards& owner_sum,
                                 typename force::law_traits<typename P::law>::geometry_wildcards& geometry_sum,
-                                typename P::real dt, typename P::real time, vec3<typename P::real>& f, vec3<typename P::real>& t) {
+                                typename P::real dt, typename P::real time, vec3<G>& f, vec3<G>& t) {
   using Real = typename P::real;
   using Space = typename P::coord_space;
   using Shape = typename P::shape;
@@ -169,8 +178,8 @@ DEM_HD inline void plane_forces(const particle_view<typename P::coord_space>& p,
     typename traits::wildcards_type w{traits::has_owner_wildcards ? wc.owner[i] : no_owner, no_owner,
                                       traits::has_geometry_wildcards ? wc.geometry[i] : no_geometry, no_geometry};
     const force::contact_force<Real> res = force::evaluate(Law{}, ct, prm, h, w);
-    f += res.force;
-    t += cross(g.branch_a, res.force + res.torque_only_force) + res.torque;
+    f += vec3<G>(res.force);
+    t += vec3<G>(cross(g.branch_a, res.force + res.torque_only_force) + res.torque);
     if constexpr (traits::writes_owner_wildcards) owner_sum += w.owner_increment_a;
     if constexpr (traits::writes_geometry_wildcards) geometry_sum += w.geometry_increment_a;
   }
@@ -178,9 +187,12 @@ DEM_HD inline void plane_forces(const particle_view<typename P::coord_space>& p,
 }
 
 // Gathers contact forces, adds planes and gravity, then (when `integrate`) finishes the step.
+// The sum runs in the incident list's order, which is canonical (by partner id): the result does
+// not depend on thread count, storage order or when the contact list was built.
 template <class P>
 struct particle_update_kernel {
   using Real = typename P::real;
+  using G = typename P::gather;
   using Space = typename P::coord_space;
   using Law = typename P::law;
   using Integrator = typename P::integrator;
@@ -204,30 +216,31 @@ struct particle_update_kernel {
 
   DEM_HD void operator()(index_t i) const {
     if (!p.active[i]) return;
-    vec3<Real> f{0, 0, 0}, t{0, 0, 0};
+    vec3<G> f{0, 0, 0}, t{0, 0, 0};
     typename traits::owner_wildcards owner_sum{};
     typename traits::geometry_wildcards geometry_sum{};
     for (std::uint32_t k = incident_offset[i]; k < incident_offset[i + 1]; ++k) {
       const std::uint32_t e = incident_entry[k];
       const std::uint32_t c = e >> 1;
-      if (e & 1u) { f -= in.force[c]; t += in.torque_b[c]; }
-      else { f += in.force[c]; t += in.torque_a[c]; }
+      if (e & 1u) { f -= vec3<G>(in.force[c]); t += vec3<G>(in.torque_b[c]); }
+      else { f += vec3<G>(in.force[c]); t += vec3<G>(in.torque_a[c]); }
       if constexpr (traits::writes_owner_wildcards) owner_sum += wc.owner_increment[e];
       if constexpr (traits::writes_geometry_wildcards) geometry_sum += wc.geometry_increment[e];
     }
-    plane_forces<P>(p, coord, i, planes, num_planes, wall_history, table, num_materials, wc, owner_sum, geometry_sum, dt, time, f, t);
-    f += gravity * (Real(1) / p.inv_mass[i]);
-    p.force[i] = f;
-    p.torque[i] = t;
+    plane_forces<P, G>(p, coord, i, planes, num_planes, wall_history, table, num_materials, wc, owner_sum, geometry_sum, dt, time, f, t);
+    f += vec3<G>(gravity * (Real(1) / p.inv_mass[i]));
+    const vec3<Real> fr(f), tr(t);
+    p.force[i] = fr;
+    p.torque[i] = tr;
     if (!integrate) return;
     // Once per step, after every contact has read the old values.
     if constexpr (traits::writes_owner_wildcards) wc.owner[i] += owner_sum;
     if constexpr (traits::writes_geometry_wildcards) wc.geometry[i] += geometry_sum;
-    integrate::motion<Real> m{p.vel[i], p.omega[i], f, t, p.inv_mass[i], p.inv_inertia[i]};
+    integrate::motion<Real> m{p.vel[i], p.omega[i], fr, tr, p.inv_mass[i], p.inv_inertia[i]};
     const vec3<Real> dx = Integrator::post_force(m, dt);
     p.vel[i] = m.velocity;
     p.omega[i] = m.omega;
-    p.pos[i] = Space::displace(coord, p.pos[i], dx);
+    p.pos[i] = moved(coord, p, i, dx);
     const Real v2 = norm2(m.velocity);
     if (!(v2 <= max_speed2) || !all_finite(m.omega) || !all_finite(dx)) {  // NaN fails every comparison
       atomic::min(&status[bad_particle], i);
@@ -257,7 +270,7 @@ struct pre_force_kernel {
     const vec3<Real> dx = P::integrator::pre_force(m, dt);
     p.vel[i] = m.velocity;
     p.omega[i] = m.omega;
-    p.pos[i] = Space::displace(coord, p.pos[i], dx);
+    p.pos[i] = moved(coord, p, i, dx);
     return static_cast<double>(norm2(Space::difference(coord, p.pos[i], p.pos_ref[i])));
   }
 };
@@ -348,6 +361,32 @@ struct plane_elastic_energy_of {
     }
     return e;
   }
+};
+
+// Two incident entries per contact, keyed (particle << 32 | partner's id): sorted, each particle's
+// entries come in partner-id order whatever the order in which the pairs were found, so the gather
+// sums in a canonical order (the same bits for any thread count, rebuild schedule or particle
+// storage order).
+struct incident_key_kernel {
+  const std::uint32_t* pair_a;
+  const std::uint32_t* pair_b;
+  const std::uint32_t* id;
+  std::uint64_t* key;
+  std::uint32_t* entry;
+  DEM_HD void operator()(index_t c) const {
+    const std::uint32_t a = pair_a[c], b = pair_b[c];
+    key[2 * c] = (static_cast<std::uint64_t>(a) << 32) | id[b];
+    entry[2 * c] = 2 * c;
+    key[2 * c + 1] = (static_cast<std::uint64_t>(b) << 32) | id[a];
+    entry[2 * c + 1] = 2 * c + 1;
+  }
+};
+
+// The particle of each sorted incident entry (the key's high half), for the offset search.
+struct incident_particle_kernel {
+  const std::uint64_t* key;
+  std::uint32_t* particle;
+  DEM_HD void operator()(index_t k) const { particle[k] = static_cast<std::uint32_t>(key[k] >> 32); }
 };
 
 // Small utility kernels (namespace scope: CUDA kernels cannot take private nested types).
