@@ -1,5 +1,7 @@
 // Google Benchmark: the settled bed (see settled_bed.hpp). Names are
-// <scenario>/<backend>/<force law>/<N>, e.g. settled_bed/host/hertz_mindlin/10000.
+// <scenario>/<backend>/<force law>/<N>, e.g. settled_bed/host/hertz_mindlin/10000, and for the
+// coordinate x precision matrix <scenario>/<backend>/<force law>/<precision>/<coord>/<N>, e.g.
+// settled_bed/host/hertz_mindlin/mixed/voxel16/10000.
 // The settled state is cached in the working directory (settled_bed_<law>_<N>.csv) because
 // settling 50,000 spheres takes minutes; delete the file to settle again.
 #include <benchmark/benchmark.h>
@@ -8,6 +10,7 @@
 #include <fstream>
 #include <iomanip>
 
+#include "dem/coord/voxel.hpp"
 #include "settled_bed.hpp"
 
 namespace {
@@ -32,11 +35,11 @@ dem::particle_set settled(std::size_t n) {
   return bench::read_bed(cache);
 }
 
-template <class Backend, class Force, class Precision>
+template <class Backend, class Force, class Precision, class Coord = dem::coord::floating>
 void settled_bed(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const dem::particle_set bed = settled<Force>(n);
-  using Sim = dem::Simulator<dem::policies<dem::shape::sphere, Force, dem::integrate::velocity_verlet, Precision>, Backend>;
+  using Sim = dem::Simulator<dem::policies<dem::shape::sphere, Force, dem::integrate::velocity_verlet, Precision, Coord>, Backend>;
   Sim sim(bench::bed_config(bench::initial_bed(n)));
   sim.set_log(nullptr);
   bench::setup(sim, bed);
@@ -54,6 +57,8 @@ void settled_bed(benchmark::State& state) {
   state.counters["bytes_per_particle"] =
       static_cast<double>(Sim::bytes_per_particle() + sim.wall_history_bytes_per_particle()) +
       static_cast<double>(Sim::bytes_per_contact()) * static_cast<double>(sim.num_listed_pairs()) / static_cast<double>(bed.size());
+  state.counters["bytes_per_particle_state"] = static_cast<double>(Sim::bytes_per_particle());
+  state.counters["bytes_per_contact"] = static_cast<double>(Sim::bytes_per_contact());
   state.counters["threads"] = dem::backend::host::concurrency();
   state.counters["steps_per_rebuild"] =
       static_cast<double>(sim.step_count() - steps0) / static_cast<double>(std::max<std::uint64_t>(1, sim.num_rebuilds() - rebuilds0));
@@ -80,5 +85,21 @@ BENCHMARK(settled_bed<dem::backend::host, dem::force::hertz_mindlin, dem::precis
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->MinTime(2.0);
+
+// Coordinate x precision matrix (N = 10,000).
+#define DEM_BED_MATRIX(P, C, name)                                                          \
+  BENCHMARK(settled_bed<dem::backend::host, dem::force::hertz_mindlin, dem::precision::P, C>) \
+      ->Name("settled_bed/host/hertz_mindlin/" name)                                        \
+      ->Arg(10000)                                                                          \
+      ->Unit(benchmark::kMillisecond)                                                       \
+      ->UseRealTime()                                                                       \
+      ->MinTime(2.0)
+DEM_BED_MATRIX(single, dem::coord::floating, "single/floating");
+DEM_BED_MATRIX(mixed, dem::coord::floating, "mixed/floating");
+DEM_BED_MATRIX(double_, dem::coord::floating, "double/floating");
+DEM_BED_MATRIX(single, dem::coord::voxel<16>, "single/voxel16");
+DEM_BED_MATRIX(mixed, dem::coord::voxel<16>, "mixed/voxel16");
+DEM_BED_MATRIX(double_, dem::coord::voxel<16>, "double/voxel16");
+#undef DEM_BED_MATRIX
 
 BENCHMARK_MAIN();
