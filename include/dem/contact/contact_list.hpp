@@ -77,20 +77,6 @@ struct carry_history_kernel {
   }
 };
 
-// Two incident entries per contact: (particle, 2c + side), side 0 = A, 1 = B.
-struct incident_fill_kernel {
-  const std::uint32_t* pair_a;
-  const std::uint32_t* pair_b;
-  std::uint32_t* particle;
-  std::uint32_t* entry;
-  DEM_HD void operator()(index_t c) const {
-    particle[2 * c] = pair_a[c];
-    entry[2 * c] = 2 * c;
-    particle[2 * c + 1] = pair_b[c];
-    entry[2 * c + 1] = 2 * c + 1;
-  }
-};
-
 // offset[p] = first incident entry of particle p (entries sorted by particle), p in [0, n].
 struct incident_offset_kernel {
   const std::uint32_t* particle;

@@ -20,6 +20,7 @@
 #include <limits>
 #include <set>
 #include <stdexcept>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -45,7 +46,10 @@ namespace detail {
 }
 
 inline std::string fmt_point(const vec3d& p) {
-  return "(" + std::to_string(p.x) + ", " + std::to_string(p.y) + ", " + std::to_string(p.z) + ")";
+  std::ostringstream s;  // not "(" + ...: GCC 12 warns falsely (-Wrestrict) on that pattern
+  s.precision(9);
+  s << '(' << p.x << ", " << p.y << ", " << p.z << ')';
+  return s.str();
 }
 
 struct hull_triangle {
