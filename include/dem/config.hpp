@@ -16,6 +16,15 @@
 #define DEM_DEVICE_CODE 0
 #endif
 
+// On a kernel functor's operator(): inline everything it calls (force law, slots, narrow phase).
+// GCC's inliner otherwise gives up on a composed law's call chain and the pair loop pays for calls
+// and spilled contact structs (measured: +13 % instructions). nvcc inlines device code by itself.
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__)
+#define DEM_FLATTEN __attribute__((flatten))
+#else
+#define DEM_FLATTEN
+#endif
+
 #include <cstdint>
 
 namespace dem {

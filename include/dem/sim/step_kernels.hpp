@@ -85,7 +85,7 @@ struct pair_force_kernel {
   wildcard_view<typename traits::owner_wildcards, typename traits::geometry_wildcards> wc;
   Real dt, time;
 
-  DEM_HD void operator()(index_t c) const {
+  DEM_HD DEM_FLATTEN void operator()(index_t c) const {
     const std::uint32_t a = pair_a[c], b = pair_b[c];
     typename Shape::template pair_geometry<Real> g;
     Real range = Real(0);
@@ -214,7 +214,7 @@ struct particle_update_kernel {
   bool integrate;
   std::uint32_t* status;
 
-  DEM_HD void operator()(index_t i) const {
+  DEM_HD DEM_FLATTEN void operator()(index_t i) const {
     if (!p.active[i]) return;
     vec3<G> f{0, 0, 0}, t{0, 0, 0};
     typename traits::owner_wildcards owner_sum{};
