@@ -5,6 +5,7 @@
 
 #include "dem/config.hpp"
 #include "dem/material/material.hpp"
+#include "dem/math/quaternion.hpp"
 #include "dem/math/vec3.hpp"
 
 namespace dem::sim {
@@ -37,6 +38,33 @@ struct particle_view {
   std::uint32_t* plane_touch;         // bit k: touching plane k at the last evaluation
   typename carry_of<Space>::type* carry;  // null where the coordinate policy has no carry
 };
+
+// Rigid (non-spherical) bodies: orientation, principal inertia and shape of each body, and the
+// shape table. Null for spheres.
+template <class Real, class ShapeData>
+struct rigid_view {
+  quat<Real>* orientation;  // body (principal frame) -> world
+  vec3<Real>* inertia;      // principal moments
+  std::uint32_t* shape;     // index into `shapes`
+  const ShapeData* shapes;
+};
+
+// History of one pair of rigid bodies (or of a body and a plane): one slot per possible contact
+// point, and which slots were in contact at the last evaluation (only those are reset when they end).
+template <class History, int Slots>
+struct slot_histories {
+  std::uint64_t touching;
+  History slot[Slots];
+};
+
+// Index of the lowest set bit (x != 0), host and device.
+DEM_HD inline int lowest_bit(std::uint64_t x) {
+#if DEM_DEVICE_CODE
+  return __ffsll(static_cast<long long>(x)) - 1;
+#else
+  return __builtin_ctzll(x);
+#endif
+}
 
 // An infinite plane; particles live on the side `normal` points to. The point is kept in double
 // so that positions far from the origin (coord::voxel) are measured against it exactly enough.

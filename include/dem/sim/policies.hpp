@@ -10,6 +10,7 @@
 #include "dem/integrate/integrators.hpp"
 #include "dem/precision/precision.hpp"
 #include "dem/shape/sphere.hpp"
+#include "dem/sim/particle_view.hpp"
 
 namespace dem {
 
@@ -25,6 +26,38 @@ template <class Coord, class Real, class Stored>
 struct coord_space_of<Coord, Real, Stored> {
   using type = typename Coord::template space<Real, Stored>;
 };
+template <class Shape>
+concept rigid_shape = requires {
+  { Shape::rigid_body } -> std::convertible_to<bool>;
+  { Shape::pair_slots } -> std::convertible_to<int>;
+  { Shape::plane_slots } -> std::convertible_to<int>;
+  typename Shape::template data<float>;
+  typename Shape::host_template;
+} && Shape::rigid_body;
+
+// The host-side body type of a rigid shape (clump_template, polyhedron_template); a placeholder
+// for spheres, so that the Simulator's member signatures exist for every shape.
+struct no_host_template {};
+template <class Shape>
+struct host_template_of { using type = no_host_template; };
+template <class Shape>
+  requires requires { typename Shape::host_template; }
+struct host_template_of<Shape> { using type = typename Shape::host_template; };
+
+template <class Shape, class Real, class History, bool Rigid = rigid_shape<Shape>>
+struct shape_types {
+  static constexpr bool rigid = false;
+  using data = char;  // spheres need no shape table
+  using pair_history = History;
+  using plane_history = History;
+};
+template <class Shape, class Real, class History>
+struct shape_types<Shape, Real, History, true> {
+  static constexpr bool rigid = true;
+  using data = typename Shape::template data<Real>;
+  using pair_history = sim::slot_histories<History, Shape::pair_slots>;
+  using plane_history = sim::slot_histories<History, Shape::plane_slots>;
+};
 }  // namespace detail
 
 template <class Shape = shape::sphere, class Force = force::hertz_mindlin, class Integrator = integrate::velocity_verlet,
@@ -32,8 +65,8 @@ template <class Shape = shape::sphere, class Force = force::hertz_mindlin, class
 struct policies {
   static_assert(precision::policy<Precision>,
                 "dem::policies: the precision policy (4th) must define `using real` and `using accum` as floating-point types and `name`; use dem::precision::single, mixed or double_.");
-  static_assert(std::is_same_v<Shape, shape::sphere>,
-                "dem::policies: the shape policy (1st) must be dem::shape::sphere in this version.");
+  static_assert(std::is_same_v<Shape, shape::sphere> || detail::rigid_shape<Shape>,
+                "dem::policies: the shape policy (1st) must be dem::shape::sphere, dem::shape::clump<N> or dem::shape::polyhedron<N> (a rigid shape defines rigid_body, pair_slots, plane_slots, data<Real>, make, collide and collide_plane).");
   static_assert(requires(integrate::motion<typename Precision::real>& m, typename Precision::real dt) {
     Integrator::name;
     { Integrator::needs_initial_force } -> std::convertible_to<bool>;
@@ -54,6 +87,15 @@ struct policies {
   using gather = dem::precision::gather_t<Precision>;  // per-particle force/torque sums
   using law = typename Force::template law<real>;
   using coord_space = typename detail::coord_space_of<Coord, real, dem::precision::position_t<Precision>>::type;
+  // Rigid (non-spherical) bodies: a shape table, and per pair of bodies (and per body and plane)
+  // one history slot per possible contact point.
+  static constexpr bool rigid = detail::shape_types<Shape, real, typename law::history>::rigid;
+  using shape_data = typename detail::shape_types<Shape, real, typename law::history>::data;
+  using pair_history = typename detail::shape_types<Shape, real, typename law::history>::pair_history;
+  using plane_history = typename detail::shape_types<Shape, real, typename law::history>::plane_history;
+  using host_template = typename detail::host_template_of<Shape>::type;
+  static_assert(!rigid || !dem::force::law_traits<law>::has_range || requires { requires Shape::supports_range; },
+                "dem::policies: this shape's narrow phase reports overlaps only, so it cannot be used with a force law that has a range (cohesion).");
 };
 
 }  // namespace dem

@@ -29,6 +29,7 @@
 #include "dem/sample/particle_set.hpp"
 #include "dem/sim/particle_view.hpp"
 #include "dem/sim/policies.hpp"
+#include "dem/sim/rigid_kernels.hpp"
 #include "dem/sim/step_kernels.hpp"
 
 namespace dem {
@@ -59,7 +60,12 @@ class Simulator {
   using carry_type = typename sim::carry_of<coord_space>::type;  // sim::no_carry where there is none
   static constexpr bool has_carry = sim::has_carry<coord_space>;
   using history = typename law::history;
+  using pair_history = typename Policies::pair_history;    // = history for spheres
+  using plane_history = typename Policies::plane_history;  // = history for spheres
+  using shape_data = typename Policies::shape_data;
   using law_traits = force::law_traits<law>;
+  // Rigid bodies always store their per-pair slot histories (they carry the touching slots).
+  static constexpr bool stores_history = law_traits::has_history || Policies::rigid;
   using owner_wildcards_type = typename law_traits::owner_wildcards;
   using geometry_wildcards_type = typename law_traits::geometry_wildcards;
   template <class T>
@@ -102,9 +108,9 @@ class Simulator {
                                   " requested); use a triangle mesh boundary for more");
     planes_host_.push_back({point, vec3<real>(normal / n), mat});
     planes_.assign(planes_host_);
-    if constexpr (law_traits::has_history) {
+    if constexpr (stores_history) {
       wall_history_.resize(std::size_t(num_particles_) * planes_host_.size());
-      wall_history_.fill(history{});  // plane count changed: history with planes restarts
+      wall_history_.fill(plane_history{});  // plane count changed: history with planes restarts
     }
     plane_touch_.fill(0);
     return static_cast<std::uint32_t>(planes_host_.size() - 1);
@@ -126,6 +132,7 @@ class Simulator {
   }
 
   std::uint32_t add_particles(const particle_set& set, const std::vector<material_id>& mats) {
+    static_assert(!Policies::rigid, "dem::Simulator::add_particles is for spheres; rigid shapes are added with add_shape(template) and add_bodies(shape, set, orientations, material).");
     const std::size_t n = set.size();
     if (set.radii.size() != n || mats.size() != n || (!set.velocities.empty() && set.velocities.size() != n))
       throw std::invalid_argument("dem: add_particles: positions (" + std::to_string(n) + "), radii (" +
@@ -147,29 +154,81 @@ class Simulator {
       if (!all_finite(v)) throw std::invalid_argument("dem: velocity of " + who + " is not finite: " + str(v));
       const material& m = materials_[mats[k]];
       const double mass = Policies::shape::mass(r, m.density);
-      h.pos.push_back(coord_space::from_world(coord_, x));
-      if constexpr (has_carry) h.carry.push_back(carry_type{0, 0, 0});
-      h.vel.push_back(vec3<real>(v));
-      h.omega.push_back({0, 0, 0});
-      h.force.push_back({0, 0, 0});
-      h.torque.push_back({0, 0, 0});
-      h.radius.push_back(static_cast<real>(r));
-      h.inv_mass.push_back(static_cast<real>(1.0 / mass));
-      h.inv_inertia.push_back(static_cast<real>(1.0 / Policies::shape::inertia(r, mass)));
-      h.material.push_back(mats[k]);
-      h.id.push_back(first + static_cast<std::uint32_t>(k));
-      h.active.push_back(1);
-      h.plane_touch.push_back(0);
-      if constexpr (law_traits::has_history) h.wall_history.resize(h.wall_history.size() + planes_host_.size(), history{});
-      if constexpr (law_traits::has_owner_wildcards) h.owner_wc.push_back(owner_wildcards_type{});
-      if constexpr (law_traits::has_geometry_wildcards) h.geometry_wc.push_back(geometry_wildcards_type{});
-      r_max_ = std::max(r_max_, r);
+      append(h, first + static_cast<std::uint32_t>(k), x, v, r, mass, Policies::shape::inertia(r, mass), mats[k]);
     }
     num_particles_ += static_cast<std::uint32_t>(n);
     push(h);
     contacts_valid_ = false;
     prepared_ = false;
     return first;
+  }
+
+  // ---- rigid bodies (shape::clump, shape::polyhedron) ----------------------------------------
+  // Registers a body type (a clump_template or polyhedron_template); returns its shape id.
+  std::uint32_t add_shape(const typename Policies::host_template& t) {
+    static_assert(Policies::rigid, "dem::Simulator::add_shape is for rigid shapes (shape::clump, shape::polyhedron); spheres need none.");
+    using S = typename Policies::shape;
+    shapes_host_.push_back(S::template make<real>(t));  // throws (naming the shape) if it exceeds the shape's bounds
+    shape_volume_.push_back(S::volume(t));
+    shape_inertia_.push_back(S::inertia_per_density(t));
+    shape_contact_radius_.push_back(S::contact_radius(t));
+    shape_names_.push_back(S::template_name(t));
+    shapes_.assign(shapes_host_);
+    return static_cast<std::uint32_t>(shapes_host_.size() - 1);
+  }
+
+  // Adds bodies of one shape and material at set.positions (their centres of mass) with
+  // orientations (principal frame -> world; empty: the principal axes along x, y, z) and optional
+  // set.velocities; set.radii is not used. Returns the id of the first.
+  std::uint32_t add_bodies(std::uint32_t shape, const particle_set& set, const std::vector<quatd>& orientations, material_id mat) {
+    static_assert(Policies::rigid, "dem::Simulator::add_bodies is for rigid shapes; spheres are added with add_particles.");
+    const std::size_t n = set.positions.size();
+    if (shape >= shapes_host_.size())
+      throw std::invalid_argument("dem: add_bodies: shape id " + std::to_string(shape) + " does not exist (" + std::to_string(shapes_host_.size()) +
+                                  " shapes added with add_shape)");
+    if ((!orientations.empty() && orientations.size() != n) || (!set.velocities.empty() && set.velocities.size() != n))
+      throw std::invalid_argument("dem: add_bodies: positions (" + std::to_string(n) + "), orientations (" + std::to_string(orientations.size()) +
+                                  ", or 0) and velocities (" + std::to_string(set.velocities.size()) + ", or 0) must have the same length");
+    if (num_particles_ + n >= std::numeric_limits<std::uint32_t>::max() / 2)
+      throw std::invalid_argument("dem: add_bodies: too many bodies (" + std::to_string(num_particles_ + n) + ")");
+    const material& m = materials_[mat];
+    const double mass = shape_volume_[shape] * m.density;
+    const vec3d inertia = shape_inertia_[shape] * m.density;
+    host_state h = pull();
+    const std::uint32_t first = num_particles_;
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::string who = "body " + std::to_string(first + k) + " (shape '" + shape_names_[shape] + "')";
+      const vec3d x = set.positions[k];
+      if (!all_finite(x)) throw std::invalid_argument("dem: position of " + who + " is not finite: " + str(x));
+      if (!cfg_.domain.contains(x))
+        throw std::invalid_argument("dem: position of " + who + " " + str(x) + " is outside the domain " + str(cfg_.domain.lo) + " .. " + str(cfg_.domain.hi));
+      const vec3d v = set.velocities.empty() ? vec3d{0, 0, 0} : set.velocities[k];
+      if (!all_finite(v)) throw std::invalid_argument("dem: velocity of " + who + " is not finite: " + str(v));
+      quatd q = orientations.empty() ? quatd::identity() : orientations[k];
+      const double qn = std::sqrt(norm2(q));
+      if (!(qn > 0.5 && qn < 2.0) || !std::isfinite(qn))
+        throw std::invalid_argument("dem: orientation of " + who + " is not a unit quaternion (norm " + num(qn) + ")");
+      q = normalized(q);
+      append(h, first + static_cast<std::uint32_t>(k), x, v, static_cast<double>(shapes_host_[shape].bounding_radius), mass,
+             (inertia.x + inertia.y + inertia.z) / 3.0, mat);
+      h.orientation.push_back(quat<real>(q));
+      h.inertia.push_back(vec3<real>(inertia));
+      h.shape.push_back(shape);
+    }
+    num_particles_ += static_cast<std::uint32_t>(n);
+    push(h);
+    contacts_valid_ = false;
+    prepared_ = false;
+    return first;
+  }
+
+  // Orientations of rigid bodies (principal frame -> world), by id.
+  std::vector<quatd> orientations() const {
+    static_assert(Policies::rigid, "dem::Simulator::orientations is for rigid shapes.");
+    const host_state h = pull();
+    std::vector<quatd> out(num_particles_);
+    for (std::size_t i = 0; i < num_particles_; ++i) out[h.id[i]] = quatd(h.orientation[i]);
+    return out;
   }
 
   void set_dt(double dt) { check_dt(dt); cfg_.dt = dt; prepared_ = false; }
@@ -222,8 +281,10 @@ class Simulator {
     double best = std::numeric_limits<double>::infinity();
     for (std::size_t i = 0; i < h.radius.size(); ++i) {
       const material& m = materials_[h.material[i]];
-      const double dt = Policies::force::stable_time_step(m, materials_.pair(h.material[i], h.material[i]),
-                                                           static_cast<double>(h.radius[i]), 1.0 / static_cast<double>(h.inv_mass[i]));
+      double r = static_cast<double>(h.radius[i]);
+      if constexpr (Policies::rigid) r = shape_contact_radius_[h.shape[i]];  // smallest component / equivalent sphere
+      const double dt = Policies::force::stable_time_step(m, materials_.pair(h.material[i], h.material[i]), r,
+                                                           1.0 / static_cast<double>(h.inv_mass[i]));
       best = std::min(best, dt);
     }
     return best;
@@ -270,7 +331,9 @@ class Simulator {
   std::uint64_t num_touching_pairs() {
     prepare();
     if (num_contacts_ == 0) return 0;
-    return static_cast<std::uint64_t>(
+    if constexpr (Policies::rigid)  // pairs with a contact point at the last evaluation
+      return static_cast<std::uint64_t>(backend_.reduce_sum(num_contacts_, sim::count_touching_slots<pair_history>{history_.data()}));
+    else return static_cast<std::uint64_t>(
         backend_.reduce_sum(num_contacts_, sim::count_overlapping<Policies>{view(), coord_, pair_a_.data(), pair_b_.data()}));
   }
 
@@ -305,13 +368,14 @@ class Simulator {
   std::vector<vec3d> torques() const { return by_id(torque_); }
 
   double kinetic_energy() {
-    return num_particles_ ? backend_.reduce_sum(num_particles_, sim::kinetic_energy_of<coord_space>{view()}) : 0.0;
+    return num_particles_ ? backend_.reduce_sum(num_particles_, sim::kinetic_energy_of<Policies>{view(), rigid()}) : 0.0;
   }
   double potential_energy() {
     return num_particles_ ? backend_.reduce_sum(num_particles_, sim::potential_energy_of<coord_space>{view(), coord_, cfg_.gravity}) : 0.0;
   }
   // Energy stored in the contact springs (laws that define elastic_energy; else 0).
   double elastic_energy() {
+    static_assert(!Policies::rigid, "dem::Simulator::elastic_energy is not available for rigid shapes yet (kinetic_energy and potential_energy are).");
     if constexpr (force::has_elastic_energy<law, real>) {
       prepare();
       double e = 0;
@@ -329,7 +393,7 @@ class Simulator {
 
   // Bytes held in backend memory per particle (state arrays, without wall history) and per listed
   // contact, for the memory tables; wall_history_bytes_per_particle() adds the (particle, plane) history.
-  std::size_t wall_history_bytes_per_particle() const { return law_traits::has_history ? planes_host_.size() * sizeof(history) : 0; }
+  std::size_t wall_history_bytes_per_particle() const { return stores_history ? planes_host_.size() * sizeof(plane_history) : 0; }
   // The position (coordinate and precision policies) counts twice (now and at the last rebuild),
   // plus coord::voxel's rounding carry.
   static constexpr std::size_t bytes_per_particle() {
@@ -342,7 +406,7 @@ class Simulator {
   // only for laws that keep history; two increments per contact for laws that write wildcards.
   static constexpr std::size_t bytes_per_contact() {
     return 2 * sizeof(std::uint32_t) + 3 * sizeof(vec3<real>) + 2 * 2 * sizeof(std::uint32_t) +
-           (law_traits::has_history ? 2 * sizeof(history) + 2 * (sizeof(std::uint64_t) + sizeof(std::uint32_t)) : 0) +
+           (stores_history ? 2 * sizeof(pair_history) + 2 * (sizeof(std::uint64_t) + sizeof(std::uint32_t)) : 0) +
            (law_traits::writes_owner_wildcards ? 2 * sizeof(owner_wildcards_type) : 0) +
            (law_traits::writes_geometry_wildcards ? 2 * sizeof(geometry_wildcards_type) : 0);
   }
@@ -359,7 +423,10 @@ class Simulator {
     std::vector<std::uint32_t> id;
     std::vector<std::uint8_t> active;
     std::vector<std::uint32_t> plane_touch;
-    std::vector<history> wall_history;
+    std::vector<plane_history> wall_history;
+    std::vector<quat<real>> orientation;  // rigid bodies
+    std::vector<vec3<real>> inertia;
+    std::vector<std::uint32_t> shape;
     std::vector<owner_wildcards_type> owner_wc;
     std::vector<geometry_wildcards_type> geometry_wc;
   };
@@ -380,6 +447,9 @@ class Simulator {
     active_.copy_to(h.active);
     plane_touch_.copy_to(h.plane_touch);
     wall_history_.copy_to(h.wall_history);
+    orientation_.copy_to(h.orientation);
+    inertia_.copy_to(h.inertia);
+    shape_.copy_to(h.shape);
     owner_wc_.copy_to(h.owner_wc);
     geometry_wc_.copy_to(h.geometry_wc);
     return h;
@@ -401,8 +471,37 @@ class Simulator {
     active_.assign(h.active);
     plane_touch_.assign(h.plane_touch);
     wall_history_.assign(h.wall_history);
+    orientation_.assign(h.orientation);
+    inertia_.assign(h.inertia);
+    shape_.assign(h.shape);
     owner_wc_.assign(h.owner_wc);
     geometry_wc_.assign(h.geometry_wc);
+  }
+
+  // One particle or body into the host copy of the state.
+  void append(host_state& h, std::uint32_t id, const vec3d& x, const vec3d& v, double radius, double mass, double inertia,
+              material_id mat) {
+    h.pos.push_back(coord_space::from_world(coord_, x));
+    if constexpr (has_carry) h.carry.push_back(carry_type{0, 0, 0});
+    h.vel.push_back(vec3<real>(v));
+    h.omega.push_back({0, 0, 0});
+    h.force.push_back({0, 0, 0});
+    h.torque.push_back({0, 0, 0});
+    h.radius.push_back(static_cast<real>(radius));
+    h.inv_mass.push_back(static_cast<real>(1.0 / mass));
+    h.inv_inertia.push_back(static_cast<real>(1.0 / inertia));
+    h.material.push_back(mat);
+    h.id.push_back(id);
+    h.active.push_back(1);
+    h.plane_touch.push_back(0);
+    if constexpr (stores_history) h.wall_history.resize(h.wall_history.size() + planes_host_.size(), plane_history{});
+    if constexpr (law_traits::has_owner_wildcards) h.owner_wc.push_back(owner_wildcards_type{});
+    if constexpr (law_traits::has_geometry_wildcards) h.geometry_wc.push_back(geometry_wildcards_type{});
+    r_max_ = std::max(r_max_, radius);
+  }
+
+  sim::rigid_view<real, shape_data> rigid() {
+    return {orientation_.data(), inertia_.data(), shape_.data(), shapes_.data()};
   }
 
   template <class W>
@@ -427,7 +526,8 @@ class Simulator {
   }
 
   // Null for laws without history: kernels then neither load nor store it.
-  static history* history_ptr(buffer<history>& b) { return law_traits::has_history ? b.data() : nullptr; }
+  template <class H>
+  static H* history_ptr(buffer<H>& b) { return stores_history ? b.data() : nullptr; }
 
   sim::wildcard_view<owner_wildcards_type, geometry_wildcards_type> wildcards_view() {
     return {law_traits::has_owner_wildcards ? owner_wc_.data() : nullptr,
@@ -518,7 +618,7 @@ class Simulator {
     const real dt = static_cast<real>(cfg_.dt);
     double moved2;
     if constexpr (Policies::integrator::needs_initial_force)
-      moved2 = backend_.reduce_max(num_particles_, sim::pre_force_kernel<Policies>{view(), coord_, dt});
+      moved2 = backend_.reduce_max(num_particles_, sim::pre_force_kernel<Policies>{view(), rigid(), coord_, dt});
     else
       moved2 = backend_.reduce_max(num_particles_, sim::displacement2<coord_space>{view(), coord_});
     const double half = 0.5 * margin();
@@ -533,16 +633,21 @@ class Simulator {
   // the tangential spring is not advanced twice in the first step.
   void evaluate_forces(bool integrate) {
     const real dt = integrate ? static_cast<real>(cfg_.dt) : real(0), t = static_cast<real>(time_);
-    if (num_contacts_)
-      backend_.for_each(num_contacts_, sim::pair_force_kernel<Policies>{view(), coord_, pair_a_.data(), pair_b_.data(), history_ptr(history_),
-                                                                        params_.data(), num_materials(), results(), wildcards_view(), dt, t});
+    if (num_contacts_) {
+      if constexpr (Policies::rigid)
+        backend_.for_each(num_contacts_, sim::rigid_pair_kernel<Policies>{view(), rigid(), coord_, pair_a_.data(), pair_b_.data(), history_.data(),
+                                                                          params_.data(), num_materials(), results(), wildcards_view(), dt, t});
+      else
+        backend_.for_each(num_contacts_, sim::pair_force_kernel<Policies>{view(), coord_, pair_a_.data(), pair_b_.data(), history_ptr(history_),
+                                                                          params_.data(), num_materials(), results(), wildcards_view(), dt, t});
+    }
     const double vmax = cfg_.max_speed;
     const real vmax2 = std::isfinite(vmax * vmax) && vmax * vmax < double(std::numeric_limits<real>::max())
                            ? static_cast<real>(vmax * vmax) : std::numeric_limits<real>::max();
     backend_.for_each(num_particles_, sim::particle_update_kernel<Policies>{
                                           view(), coord_, incident_offset_.data(), incident_entry_.data(), results(),
                                           planes_.data(), num_planes(), history_ptr(wall_history_), params_.data(), num_materials(),
-                                          wildcards_view(), vec3<real>(cfg_.gravity), dt, t, vmax2, integrate, status_.data()});
+                                          wildcards_view(), rigid(), vec3<real>(cfg_.gravity), dt, t, vmax2, integrate, status_.data()});
   }
 
   // The status words the kernels write (one small copy on a GPU).
@@ -575,6 +680,10 @@ class Simulator {
   }
 
   void check_initial_overlaps() {
+    if constexpr (Policies::rigid) {
+      check_initial_overlaps_rigid();
+      return;
+    }
     const host_state h = pull();
     std::vector<std::uint32_t> a, b;
     pair_a_.copy_to(a);
@@ -602,6 +711,38 @@ class Simulator {
             << " m at the start, more than 10 % of its radius; move it or set config.allow_initial_overlap = true";
           throw std::invalid_argument(m.str());
         }
+      }
+  }
+
+  // Rigid bodies: the shapes' own narrow phase on the host, against 10 % of the smaller contact radius.
+  void check_initial_overlaps_rigid() {
+    const host_state h = pull();
+    std::vector<std::uint32_t> a, b;
+    pair_a_.copy_to(a);
+    pair_b_.copy_to(b);
+    auto refuse = [&](const std::string& what, double overlap, double limit) {
+      std::ostringstream m;
+      m << "dem: " << what << " overlap by " << overlap << " m at the start, more than 10 % of the smaller contact radius (" << limit
+        << " m); move them apart or set config.allow_initial_overlap = true";
+      throw std::invalid_argument(m.str());
+    };
+    for (std::size_t c = 0; c < num_contacts_; ++c) {
+      const std::uint32_t i = a[c], j = b[c];
+      const double limit = 0.1 * std::min(shape_contact_radius_[h.shape[i]], shape_contact_radius_[h.shape[j]]);
+      double worst = 0;
+      Policies::shape::collide(shapes_host_[h.shape[i]], h.orientation[i], shapes_host_[h.shape[j]], h.orientation[j],
+                               coord_space::difference(coord_, h.pos[i], h.pos[j]), real(0),
+                               [&](int, const shape::rigid_contact<real>& g) { worst = std::max(worst, double(g.overlap)); });
+      if (worst > limit) refuse("bodies " + std::to_string(h.id[i]) + " and " + std::to_string(h.id[j]), worst, limit);
+    }
+    for (std::size_t i = 0; i < num_particles_; ++i)
+      for (std::size_t k = 0; k < planes_host_.size(); ++k) {
+        double worst = 0;
+        Policies::shape::collide_plane(shapes_host_[h.shape[i]], h.orientation[i], coord_space::relative_to(coord_, h.pos[i], planes_host_[k].point),
+                                       planes_host_[k].normal, real(0),
+                                       [&](int, const shape::rigid_contact<real>& g) { worst = std::max(worst, double(g.overlap)); });
+        if (worst > 0.1 * shape_contact_radius_[h.shape[i]])
+          refuse("body " + std::to_string(h.id[i]) + " and plane " + std::to_string(k), worst, 0.1 * shape_contact_radius_[h.shape[i]]);
       }
   }
 
@@ -640,7 +781,12 @@ class Simulator {
     permute(id_);
     permute(active_);
     permute(plane_touch_);
-    if (law_traits::has_history && num_planes()) permute(wall_history_, num_planes());
+    if (stores_history && num_planes()) permute(wall_history_, num_planes());
+    if constexpr (Policies::rigid) {
+      permute(orientation_);
+      permute(inertia_);
+      permute(shape_);
+    }
     if constexpr (law_traits::has_owner_wildcards) permute(owner_wc_);
     if constexpr (law_traits::has_geometry_wildcards) permute(geometry_wc_);
     const std::uint32_t n_active = num_particles_ - read_status()[sim::lost_count];
@@ -675,7 +821,7 @@ class Simulator {
                                                                                  pair_count_.data(), pair_a_.data(), pair_b_.data()});
 
     // 4. Carry history over from the previous list by pair key; keep the new keys sorted.
-    if constexpr (law_traits::has_history) {
+    if constexpr (stores_history) {
       history_.swap(old_history_);
       contact_key_.swap(old_contact_key_);
       contact_index_.swap(old_contact_index_);
@@ -683,7 +829,7 @@ class Simulator {
       contact_key_.resize(nc);
       contact_index_.resize(nc);
       if (nc)
-        backend_.for_each(nc, contact::carry_history_kernel<history>{pair_a_.data(), pair_b_.data(), id_.data(), old_contact_key_.data(),
+        backend_.for_each(nc, contact::carry_history_kernel<pair_history>{pair_a_.data(), pair_b_.data(), id_.data(), old_contact_key_.data(),
                                                                       old_contact_index_.data(), old_history_.data(), old_contacts_,
                                                                       contact_key_.data(), contact_index_.data(), history_.data()});
       if (nc) backend_.sort_pairs(contact_key_, contact_index_, nc);
@@ -732,7 +878,8 @@ class Simulator {
     else if constexpr (std::is_same_v<T, material_id>) return scratch_mat_;
     else if constexpr (std::is_same_v<T, std::uint32_t>) return scratch_u32_;
     else if constexpr (std::is_same_v<T, std::uint8_t>) return scratch_u8_;
-    else if constexpr (std::is_same_v<T, history>) return scratch_history_;
+    else if constexpr (std::is_same_v<T, plane_history>) return scratch_plane_history_;
+    else if constexpr (std::is_same_v<T, quat<real>>) return scratch_quat_;
     else if constexpr (std::is_same_v<T, owner_wildcards_type>) return scratch_owner_wc_;
     else return scratch_geometry_wc_;
   }
@@ -779,12 +926,21 @@ class Simulator {
   buffer<std::uint32_t> id_;
   buffer<std::uint8_t> active_;
   buffer<std::uint32_t> plane_touch_;
-  buffer<history> wall_history_;  // particle-major, num_planes per particle (laws with history)
+  // Rigid bodies: orientation, principal inertia, shape id per body; the shape table.
+  buffer<quat<real>> orientation_;
+  buffer<vec3<real>> inertia_;
+  buffer<std::uint32_t> shape_;
+  buffer<shape_data> shapes_;
+  std::vector<shape_data> shapes_host_;
+  std::vector<double> shape_volume_, shape_contact_radius_;
+  std::vector<vec3d> shape_inertia_;
+  std::vector<std::string> shape_names_;
+  buffer<plane_history> wall_history_;  // particle-major, num_planes per particle (laws with history)
   buffer<owner_wildcards_type> owner_wc_;        // laws with owner wildcards
   buffer<geometry_wildcards_type> geometry_wc_;  // laws with geometry wildcards
   // Per listed pair.
   buffer<std::uint32_t> pair_a_, pair_b_;
-  buffer<history> history_, old_history_;
+  buffer<pair_history> history_, old_history_;
   buffer<vec3<real>> cforce_, ctorque_a_, ctorque_b_;
   buffer<std::uint64_t> contact_key_, old_contact_key_;
   buffer<std::uint32_t> contact_index_, old_contact_index_;
@@ -801,7 +957,8 @@ class Simulator {
   buffer<material_id> scratch_mat_;
   buffer<std::uint32_t> scratch_u32_;
   buffer<std::uint8_t> scratch_u8_;
-  buffer<history> scratch_history_;
+  buffer<plane_history> scratch_plane_history_;
+  buffer<quat<real>> scratch_quat_;
   buffer<owner_wildcards_type> scratch_owner_wc_;
   buffer<geometry_wildcards_type> scratch_geometry_wc_;
   // Tables.

@@ -10,6 +10,8 @@
 #include "dem/force/concept.hpp"
 #include "dem/force/contact.hpp"
 #include "dem/integrate/integrators.hpp"
+#include "dem/integrate/rigid_body.hpp"
+#include "dem/shape/rigid_contact.hpp"
 #include "dem/sim/particle_view.hpp"
 
 namespace dem::sim {
@@ -186,6 +188,105 @@ DEM_HD inline void plane_forces(const particle_view<typename P::coord_space>& p,
   if (touching != touched) p.plane_touch[i] = touching;
 }
 
+// Planes against rigid bodies: every contact point (slot) of a body with a plane has its own
+// history; slots that end are reset (the per-plane bit mask says which planes to look at).
+template <class P, class G>
+DEM_HD inline void rigid_plane_forces(const particle_view<typename P::coord_space>& p, const rigid_view<typename P::real, typename P::shape_data>& r,
+                                      const typename P::coord_space::params& coord, index_t i, const plane<typename P::real>* planes,
+                                      std::uint32_t num_planes, typename P::plane_history* wall_history,
+                                      const typename P::law::params* table, std::uint32_t num_materials,
+                                      const wildcard_view<typename force::law_traits<typename P::law>::owner_wildcards,
+                                                          typename force::law_traits<typename P::law>::geometry_wildcards>& wc,
+                                      typename force::law_traits<typename P::law>::owner_wildcards& owner_sum,
+                                      typename force::law_traits<typename P::law>::geometry_wildcards& geometry_sum,
+                                      typename P::real dt, typename P::real time, vec3<G>& f, vec3<G>& t) {
+  using Real = typename P::real;
+  using Space = typename P::coord_space;
+  using Law = typename P::law;
+  using traits = force::law_traits<Law>;
+  const std::uint32_t touched = p.plane_touch[i];
+  std::uint32_t touching_planes = 0;
+  const vec3<Real> zero{0, 0, 0};
+  const vec3<Real> xa = Space::to_real(coord, p.pos[i]);
+  const typename traits::owner_wildcards no_owner{};
+  const typename traits::geometry_wildcards no_geometry{};
+  for (std::uint32_t k = 0; k < num_planes; ++k) {
+    typename P::plane_history& hs = wall_history[i * num_planes + k];
+    const typename Law::params& prm = table[p.material[i] * num_materials + planes[k].material];
+    std::uint64_t touching = 0;
+    P::shape::collide_plane(r.shapes[r.shape[i]], r.orientation[i], Space::relative_to(coord, p.pos[i], planes[k].point),
+                            planes[k].normal, range_of<Law, Real>(prm), [&](int slot, const shape::rigid_contact<Real>& g) {
+                              touching |= std::uint64_t{1} << slot;
+                              const force::contact<Real> ct = make_contact(g, xa, p.vel[i], p.omega[i], zero, zero, g.radius_eff,
+                                                                           Real(1) / p.inv_mass[i], Real(1) / p.inv_inertia[i],
+                                                                           p.material[i], planes[k].material, true, dt, time);
+                              typename traits::wildcards_type w{traits::has_owner_wildcards ? wc.owner[i] : no_owner, no_owner,
+                                                                traits::has_geometry_wildcards ? wc.geometry[i] : no_geometry, no_geometry};
+                              const force::contact_force<Real> res = force::evaluate(Law{}, ct, prm, hs.slot[slot], w);
+                              f += vec3<G>(res.force);
+                              t += vec3<G>(cross(g.branch_a, res.force + res.torque_only_force) + res.torque);
+                              if constexpr (traits::writes_owner_wildcards) owner_sum += w.owner_increment_a;
+                              if constexpr (traits::writes_geometry_wildcards) geometry_sum += w.geometry_increment_a;
+                            });
+    if (touching) touching_planes |= 1u << k;
+    if ((touched | touching_planes) & (1u << k)) {
+      for (std::uint64_t ended = hs.touching & ~touching; ended; ended &= ended - 1) hs.slot[lowest_bit(ended)] = typename Law::history{};
+      hs.touching = touching;
+    }
+  }
+  if (touching_planes != touched) p.plane_touch[i] = touching_planes;
+}
+
+// The integrator's two halves for one particle: translation through `motion`, rotation of spheres
+// through the scalar inertia, rotation of rigid bodies through integrate/rigid_body.hpp (principal
+// inertia, orientation, gyroscopic term). Each returns the displacement to apply.
+template <class P>
+DEM_HD inline vec3<typename P::real> start_step(const particle_view<typename P::coord_space>& p,
+                                                const rigid_view<typename P::real, typename P::shape_data>& r, index_t i,
+                                                typename P::real dt) {
+  using Real = typename P::real;
+  if constexpr (P::rigid) {
+    integrate::motion<Real> m{p.vel[i], vec3<Real>{0, 0, 0}, p.force[i], vec3<Real>{0, 0, 0}, p.inv_mass[i], p.inv_inertia[i]};
+    const vec3<Real> dx = P::integrator::pre_force(m, dt);
+    p.vel[i] = m.velocity;
+    integrate::rotation_state<Real> s{r.orientation[i], p.omega[i], p.torque[i], r.inertia[i]};
+    integrate::rotation_scheme_t<typename P::integrator>::pre_force(s, dt);
+    r.orientation[i] = s.orientation;
+    p.omega[i] = s.omega;
+    return dx;
+  } else {
+    integrate::motion<Real> m{p.vel[i], p.omega[i], p.force[i], p.torque[i], p.inv_mass[i], p.inv_inertia[i]};
+    const vec3<Real> dx = P::integrator::pre_force(m, dt);
+    p.vel[i] = m.velocity;
+    p.omega[i] = m.omega;
+    return dx;
+  }
+}
+
+template <class P>
+DEM_HD inline vec3<typename P::real> finish_step(const particle_view<typename P::coord_space>& p,
+                                                 const rigid_view<typename P::real, typename P::shape_data>& r, index_t i,
+                                                 const vec3<typename P::real>& force, const vec3<typename P::real>& torque,
+                                                 typename P::real dt) {
+  using Real = typename P::real;
+  if constexpr (P::rigid) {
+    integrate::motion<Real> m{p.vel[i], vec3<Real>{0, 0, 0}, force, vec3<Real>{0, 0, 0}, p.inv_mass[i], p.inv_inertia[i]};
+    const vec3<Real> dx = P::integrator::post_force(m, dt);
+    p.vel[i] = m.velocity;
+    integrate::rotation_state<Real> s{r.orientation[i], p.omega[i], torque, r.inertia[i]};
+    integrate::rotation_scheme_t<typename P::integrator>::post_force(s, dt);
+    r.orientation[i] = s.orientation;
+    p.omega[i] = s.omega;
+    return dx;
+  } else {
+    integrate::motion<Real> m{p.vel[i], p.omega[i], force, torque, p.inv_mass[i], p.inv_inertia[i]};
+    const vec3<Real> dx = P::integrator::post_force(m, dt);
+    p.vel[i] = m.velocity;
+    p.omega[i] = m.omega;
+    return dx;
+  }
+}
+
 // Gathers contact forces, adds planes and gravity, then (when `integrate`) finishes the step.
 // The sum runs in the incident list's order, which is canonical (by partner id): the result does
 // not depend on thread count, storage order or when the contact list was built.
@@ -204,10 +305,11 @@ struct particle_update_kernel {
   contact_results<Real> in;
   const plane<Real>* planes;
   std::uint32_t num_planes;
-  typename Law::history* wall_history;
+  typename P::plane_history* wall_history;
   const typename Law::params* table;
   std::uint32_t num_materials;
   wildcard_view<typename traits::owner_wildcards, typename traits::geometry_wildcards> wc;
+  rigid_view<Real, typename P::shape_data> r;  // rigid bodies only
   vec3<Real> gravity;
   Real dt, time;
   Real max_speed2;
@@ -227,7 +329,11 @@ struct particle_update_kernel {
       if constexpr (traits::writes_owner_wildcards) owner_sum += wc.owner_increment[e];
       if constexpr (traits::writes_geometry_wildcards) geometry_sum += wc.geometry_increment[e];
     }
-    plane_forces<P, G>(p, coord, i, planes, num_planes, wall_history, table, num_materials, wc, owner_sum, geometry_sum, dt, time, f, t);
+    if constexpr (P::rigid)
+      rigid_plane_forces<P, G>(p, r, coord, i, planes, num_planes, wall_history, table, num_materials, wc, owner_sum, geometry_sum, dt,
+                               time, f, t);
+    else
+      plane_forces<P, G>(p, coord, i, planes, num_planes, wall_history, table, num_materials, wc, owner_sum, geometry_sum, dt, time, f, t);
     f += vec3<G>(gravity * (Real(1) / p.inv_mass[i]));
     const vec3<Real> fr(f), tr(t);
     p.force[i] = fr;
@@ -236,13 +342,10 @@ struct particle_update_kernel {
     // Once per step, after every contact has read the old values.
     if constexpr (traits::writes_owner_wildcards) wc.owner[i] += owner_sum;
     if constexpr (traits::writes_geometry_wildcards) wc.geometry[i] += geometry_sum;
-    integrate::motion<Real> m{p.vel[i], p.omega[i], fr, tr, p.inv_mass[i], p.inv_inertia[i]};
-    const vec3<Real> dx = Integrator::post_force(m, dt);
-    p.vel[i] = m.velocity;
-    p.omega[i] = m.omega;
+    const vec3<Real> dx = finish_step<P>(p, r, i, fr, tr, dt);
     p.pos[i] = moved(coord, p, i, dx);
-    const Real v2 = norm2(m.velocity);
-    if (!(v2 <= max_speed2) || !all_finite(m.omega) || !all_finite(dx)) {  // NaN fails every comparison
+    const Real v2 = norm2(p.vel[i]);
+    if (!(v2 <= max_speed2) || !all_finite(p.omega[i]) || !all_finite(dx)) {  // NaN fails every comparison
       atomic::min(&status[bad_particle], i);
       return;
     }
@@ -262,14 +365,12 @@ struct pre_force_kernel {
   using Real = typename P::real;
   using Space = typename P::coord_space;
   particle_view<Space> p;
+  rigid_view<Real, typename P::shape_data> r;  // rigid bodies only
   typename Space::params coord;
   Real dt;
   DEM_HD double operator()(index_t i) const {
     if (!p.active[i]) return 0.0;
-    integrate::motion<Real> m{p.vel[i], p.omega[i], p.force[i], p.torque[i], p.inv_mass[i], p.inv_inertia[i]};
-    const vec3<Real> dx = P::integrator::pre_force(m, dt);
-    p.vel[i] = m.velocity;
-    p.omega[i] = m.omega;
+    const vec3<Real> dx = start_step<P>(p, r, i, dt);
     p.pos[i] = moved(coord, p, i, dx);
     return static_cast<double>(norm2(Space::difference(coord, p.pos[i], p.pos_ref[i])));
   }
@@ -285,13 +386,20 @@ struct displacement2 {
   }
 };
 
-template <class Space>
+template <class P>
 struct kinetic_energy_of {
-  particle_view<Space> p;
+  particle_view<typename P::coord_space> p;
+  rigid_view<typename P::real, typename P::shape_data> r;  // rigid bodies only
   DEM_HD double operator()(index_t i) const {
     if (!p.active[i]) return 0.0;
-    return 0.5 * static_cast<double>(norm2(p.vel[i])) / p.inv_mass[i] +
-           0.5 * static_cast<double>(norm2(p.omega[i])) / p.inv_inertia[i];
+    double rotation;
+    if constexpr (P::rigid) {
+      const vec3d w(p.omega[i]), inertia(r.inertia[i]);
+      rotation = static_cast<double>(integrate::rotational_energy(quatd(r.orientation[i]), inertia, w));
+    } else {
+      rotation = 0.5 * static_cast<double>(norm2(p.omega[i])) / p.inv_inertia[i];
+    }
+    return 0.5 * static_cast<double>(norm2(p.vel[i])) / p.inv_mass[i] + rotation;
   }
 };
 

@@ -1,0 +1,64 @@
+#pragma once
+// shape::polyhedron<MaxVertices> — convex polyhedral bodies (Blaze-DEM's particles) of up to
+// MaxVertices corners: one geometry per owner. Narrow phase: separating axes with clipped contact
+// patches (shape/polyhedron/collide.hpp), one contact point per pair. The force laws see R* of the
+// bodies' volume-equivalent spheres (Hertz on polyhedra is an approximation: the contact area of a
+// face-face contact is not Hertzian; a linear law is the usual choice, as Blaze-DEM's).
+#include <cmath>
+
+#include "dem/config.hpp"
+#include "dem/math/quaternion.hpp"
+#include "dem/shape/polyhedron/collide.hpp"
+#include "dem/shape/polyhedron/polyhedron.hpp"
+#include "dem/shape/rigid_contact.hpp"
+
+namespace dem::shape {
+
+template <int MaxVertices = 32>
+struct polyhedron {
+  static constexpr const char* name = "polyhedron";
+  static constexpr bool rigid_body = true;
+  static constexpr int pair_slots = 1;
+  static constexpr int plane_slots = 1;
+  static constexpr bool supports_range = false;  // the narrow phase reports overlaps only
+  using host_template = poly::polyhedron_template;
+
+  template <class Real>
+  struct data {
+    poly::convex_shape<Real, MaxVertices> geometry;
+    Real equivalent_radius;  // of the sphere of the same volume (for R* in the laws)
+    Real bounding_radius;
+  };
+
+  template <class Real>
+  static data<Real> make(const poly::polyhedron_template& t) {
+    return {poly::make_convex_shape<Real, MaxVertices>(t), static_cast<Real>(std::cbrt(3.0 * t.volume / (4.0 * M_PI))),
+            static_cast<Real>(t.bounding_radius)};
+  }
+  static double volume(const poly::polyhedron_template& t) { return t.volume; }
+  static vec3d inertia_per_density(const poly::polyhedron_template& t) { return t.principal_moments; }
+  static double bounding_radius(const poly::polyhedron_template& t) { return t.bounding_radius; }
+  // Radius of the sphere of equal volume (R* of the laws, and the stable time step).
+  static double contact_radius(const poly::polyhedron_template& t) { return std::cbrt(3.0 * t.volume / (4.0 * M_PI)); }
+  static const std::string& template_name(const poly::polyhedron_template& t) { return t.name; }
+
+  template <class Real, class Visit>
+  DEM_HD static void collide(const data<Real>& a, const quat<Real>& qa, const data<Real>& b, const quat<Real>& qb,
+                             const vec3<Real>& d, Real /*range*/, Visit&& visit) {
+    poly::contact_geometry<Real> g;
+    if (!poly::collide(a.geometry, qa, b.geometry, qb, d, g)) return;
+    // g.point is relative to B's centre; A's centre is at d from B's.
+    visit(0, rigid_contact<Real>{g.overlap, g.normal, g.point - d, g.point,
+                                 a.equivalent_radius * b.equivalent_radius / (a.equivalent_radius + b.equivalent_radius)});
+  }
+
+  template <class Real, class Visit>
+  DEM_HD static void collide_plane(const data<Real>& s, const quat<Real>& q, const vec3<Real>& centre, const vec3<Real>& normal,
+                                   Real /*range*/, Visit&& visit) {
+    poly::contact_geometry<Real> g;
+    if (!poly::collide_plane(s.geometry, q, centre, normal, g)) return;
+    visit(0, rigid_contact<Real>{g.overlap, g.normal, g.point - centre, vec3<Real>{0, 0, 0}, s.equivalent_radius});
+  }
+};
+
+}  // namespace dem::shape
