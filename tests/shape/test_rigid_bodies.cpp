@@ -17,19 +17,19 @@ template <class Shape, class Force = dem::force::hertz_mindlin>
 using body_sim = dem::Simulator<dem::policies<Shape, Force, dem::integrate::velocity_verlet, dem::precision::double_>, test_backend>;
 using cube_sim = body_sim<dem::shape::polyhedron<8>>;
 
-constexpr double half = 0.005;  // cube half edge (1 cm cubes)
-constexpr double g = 9.81;
+constexpr double half_edge = 0.005;  // cube half_edge edge (1 cm cubes)
+constexpr double g_accel = 9.81;
 
 dem::shape::poly::polyhedron_template cube_template() {
   std::vector<dem::vec3d> pts;
-  for (int i = 0; i < 8; ++i) pts.push_back({(i & 1 ? half : -half), (i & 2 ? half : -half), (i & 4 ? half : -half)});
+  for (int i = 0; i < 8; ++i) pts.push_back({(i & 1 ? half_edge : -half_edge), (i & 2 ? half_edge : -half_edge), (i & 4 ? half_edge : -half_edge)});
   return dem::shape::poly::make_polyhedron_template(pts, "cube");
 }
 
 dem::simulation_config box_config(double dt = 2e-6) {
   dem::simulation_config cfg;
   cfg.domain = {{-0.1, -0.1, -0.01}, {0.1, 0.1, 0.1}};
-  cfg.gravity = {0, 0, -g};
+  cfg.gravity = {0, 0, -g_accel};
   cfg.dt = dt;
   return cfg;
 }
@@ -45,17 +45,17 @@ TEST_CASE("polyhedron: a cube dropped flat comes to rest flat with zero torque")
   sim.add_plane({0, 0, 0}, {0, 0, 1}, m);
   const auto cube = sim.add_shape(cube_template());
   dem::particle_set s;
-  s.positions = {{0, 0, half * 1.5}};
+  s.positions = {{0, 0, half_edge * 1.5}};
   sim.add_bodies(cube, s, {}, m);
   sim.advance(0.2);
   const auto q = sim.orientations()[0];
-  const double mass = 2500 * 8 * half * half * half;
+  const double mass = 2500 * 8 * half_edge * half_edge * half_edge;
   CHECK(std::abs(q.w) == doctest::Approx(1.0).epsilon(1e-9));
-  CHECK(dem::norm(sim.torques()[0]) < 1e-9 * mass * g * half);
+  CHECK(dem::norm(sim.torques()[0]) < 1e-9 * mass * g_accel * half_edge);
   CHECK(sim.velocities()[0].z == doctest::Approx(0).scale(1e-6));
-  CHECK(sim.forces()[0].z == doctest::Approx(0).scale(1e-6 * mass * g));  // contact carries the weight
-  CHECK(sim.positions()[0].z < half);
-  CHECK(sim.positions()[0].z > 0.99 * half);
+  CHECK(sim.forces()[0].z == doctest::Approx(0).scale(1e-6 * mass * g_accel));  // contact carries the weight
+  CHECK(sim.positions()[0].z < half_edge);
+  CHECK(sim.positions()[0].z > 0.99 * half_edge);
 }
 
 TEST_CASE("polyhedron: a cube balanced on an edge tips over towards its centre of mass") {
@@ -66,8 +66,8 @@ TEST_CASE("polyhedron: a cube balanced on an edge tips over towards its centre o
     sim.add_plane({0, 0, 0}, {0, 0, 1}, m);
     const auto cube = sim.add_shape(cube_template());
     const double tilt = tilt_deg * M_PI / 180;
-    // Lowest corner height of a cube turned by `tilt` about y: half (cos + sin).
-    const double z0 = half * (std::cos(tilt) + std::sin(tilt)) * 1.001;
+    // Lowest corner height of a cube turned by `tilt` about y: half_edge (cos + sin).
+    const double z0 = half_edge * (std::cos(tilt) + std::sin(tilt)) * 1.001;
     dem::particle_set s;
     s.positions = {{0, 0, z0}};
     sim.add_bodies(cube, s, {dem::from_axis_angle(dem::vec3d{0, 1, 0}, tilt)}, m);
@@ -77,7 +77,7 @@ TEST_CASE("polyhedron: a cube balanced on an edge tips over towards its centre o
     const double expected = tilt_deg < 45 ? 0.0 : M_PI / 2;
     CHECK(a == doctest::Approx(expected).epsilon(1e-3).scale(1));
     CHECK(sim.kinetic_energy() < 1e-9);
-    CHECK(sim.positions()[0].z == doctest::Approx(half).epsilon(0.01));
+    CHECK(sim.positions()[0].z == doctest::Approx(half_edge).epsilon(0.01));
   }
 }
 
@@ -88,18 +88,18 @@ TEST_CASE("polyhedron: a cube sliding on a plane decelerates at mu g") {
   sim.add_plane({0, 0, 0}, {0, 0, 1}, m);
   const auto cube = sim.add_shape(cube_template());
   dem::particle_set s;
-  s.positions = {{0, 0, half * 0.999}};
+  s.positions = {{0, 0, half_edge * 0.999}};
   sim.add_bodies(cube, s, {}, m);
   sim.advance(0.02);  // settle onto the plane
   const double v0 = 0.5;
   sim.set_velocities({{v0, 0, 0}});
   const double t = 0.1;  // stops at v0 / (mu g) = 0.17 s
   sim.advance(t);
-  CHECK(sim.velocities()[0].x == doctest::Approx(v0 - mu * g * t).epsilon(0.02));
+  CHECK(sim.velocities()[0].x == doctest::Approx(v0 - mu * g_accel * t).epsilon(0.02));
   CHECK(std::abs(angle_about_y(sim.orientations()[0])) < 0.01);  // slides, does not tip
   sim.advance(0.2);
   CHECK(std::abs(sim.velocities()[0].x) < 1e-4);
-  CHECK(sim.positions()[0].x == doctest::Approx(v0 * v0 / (2 * mu * g)).epsilon(0.03));
+  CHECK(sim.positions()[0].x == doctest::Approx(v0 * v0 / (2 * mu * g_accel)).epsilon(0.03));
 }
 
 TEST_CASE("polyhedron: an elastic, frictionless collision of two cubes conserves energy") {
