@@ -203,3 +203,38 @@ TEST_CASE("rigid bodies: bad input names the body, the shape and the problem") {
   sim.add_bodies(cube, s, {}, m);
   CHECK_THROWS_WITH_AS(sim.step(), doctest::Contains("bodies 0 and 1 overlap by"), std::invalid_argument);
 }
+
+TEST_CASE("clump: component spheres use their own material where the template gives one") {
+  // A one-sphere clump pushed along a rough floor: with a frictionless component it keeps sliding at
+  // v0; with the body's (rough) material it ends rolling at 5/7 v0.
+  auto slide = [](bool own_slick_material) {
+    body_sim<dem::shape::clump<2>> sim(box_config());
+    const auto rough = sim.add_material({"rough", 2500, 1e7, 0.3, 0.5, 0.8, 0.0});
+    const auto slick = sim.add_material({"slick", 2500, 1e7, 0.3, 0.5, 0.0, 0.0});
+    sim.materials().set_pair(slick, rough, {.friction = 0.0});  // (the mixed value would be 0.4)
+    sim.add_plane({0, 0, 0}, {0, 0, 1}, rough);
+    const double r = 0.002;
+    const dem::shape::clump_template t("one sphere", {{{0, 0, 0}, r, own_slick_material ? slick : dem::shape::body_material}});
+    const auto shape = sim.add_shape(t);
+    dem::particle_set s;
+    s.positions = {{0, 0, r * 0.9999}};
+    sim.add_bodies(shape, s, {}, rough);  // the body's material: rough (and the density)
+    sim.advance(0.01);
+    sim.set_velocities({{0.05, 0, 0}});
+    sim.advance(0.05);
+    return sim.velocities()[0].x;
+  };
+  CHECK(slide(true) == doctest::Approx(0.05).epsilon(1e-3));
+  CHECK(slide(false) == doctest::Approx(0.05 * 5.0 / 7.0).epsilon(0.02));
+}
+
+TEST_CASE("clump: a component material that does not exist is refused, naming the shape and the sphere") {
+  body_sim<dem::shape::clump<2>> sim(box_config());
+  const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, 0.5, 0.0});
+  const dem::shape::clump_template t("odd", {{{0, 0, 0}, 0.002, dem::shape::body_material}, {{0.003, 0, 0}, 0.002, 5}});
+  dem::particle_set s;
+  s.positions = {{0, 0, 0.05}};
+  sim.add_bodies(sim.add_shape(t), s, {}, m);
+  CHECK_THROWS_WITH_AS(sim.step(), doctest::Contains("component sphere 1 of shape 'odd' has material id 5, which does not exist"),
+                       std::invalid_argument);
+}

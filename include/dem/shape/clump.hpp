@@ -4,7 +4,8 @@
 // geometries are the component spheres. Two clumps touch where component spheres overlap: each
 // touching pair (i of A, j of B) is one contact with its own history slot i * MaxSpheres + j.
 // Mass properties come from the template (shape/clump/: exact for up to two spheres per point,
-// slice quadrature otherwise). Every component carries its body's material.
+// slice quadrature otherwise). A component has its own material when the template gives it one
+// (clump_sphere::material), else its body's; the body's material gives the density.
 #include "dem/config.hpp"
 #include "dem/math/quaternion.hpp"
 #include "dem/shape/clump/clump.hpp"
@@ -52,7 +53,8 @@ struct clump {
         sphere::pair_geometry<Real> g;
         if (!sphere::collide(d + ca - cb[j], a.radius[i], b.radius[j], g, range)) continue;
         visit(i * MaxSpheres + j, rigid_contact<Real>{g.overlap, g.normal, ca + g.branch_a, cb[j] + g.branch_b,
-                                                      a.radius[i] * b.radius[j] / (a.radius[i] + b.radius[j])});
+                                                      a.radius[i] * b.radius[j] / (a.radius[i] + b.radius[j]), a.material[i],
+                                                      b.material[j]});
       }
     }
   }
@@ -68,7 +70,7 @@ struct clump {
       const vec3<Real> c = rotate(q, s.centre[i]);
       sphere::pair_geometry<Real> g;
       if (!sphere::collide_plane(centre + c, s.radius[i], zero, normal, g, range)) continue;
-      visit(i, rigid_contact<Real>{g.overlap, g.normal, c + g.branch_a, zero, s.radius[i]});
+      visit(i, rigid_contact<Real>{g.overlap, g.normal, c + g.branch_a, zero, s.radius[i], s.material[i], no_geometry_material});
     }
   }
 };

@@ -4,9 +4,12 @@
 // (two clumps: one per touching pair of component spheres); each has a fixed `slot` number so that
 // its per-contact history is found again at the next step.
 #include "dem/config.hpp"
+#include "dem/material/material.hpp"
 #include "dem/math/vec3.hpp"
 
 namespace dem::shape {
+
+inline constexpr material_id no_geometry_material = 0xFFFF;  // = body_material of clump templates
 
 template <class Real>
 struct rigid_contact {
@@ -15,6 +18,8 @@ struct rigid_contact {
   vec3<Real> branch_a;   // from A's centre of mass to the contact point (world axes)
   vec3<Real> branch_b;   // from B's centre of mass (plane: zero)
   Real radius_eff;       // R* of the touching geometries
+  material_id material_a = no_geometry_material;  // the geometries' own materials; no_geometry_material:
+  material_id material_b = no_geometry_material;  // the body's (B: the plane's for plane contacts)
 };
 
 }  // namespace dem::shape

@@ -43,7 +43,7 @@ struct rigid_pair_kernel {
     std::uint64_t touching = 0;
     if (p.active[a] && p.active[b]) {
       const material_id ma = p.material[a], mb = p.material[b];
-      const typename Law::params& prm = table[ma * num_materials + mb];
+      const typename Law::params& prm = table[ma * num_materials + mb];  // the bodies' pair: the search range
       const Real m_eff = Real(1) / (p.inv_mass[a] + p.inv_mass[b]);
       const Real i_eff = Real(1) / (p.inv_inertia[a] + p.inv_inertia[b]);
       const vec3<Real> xa = Space::to_real(coord, p.pos[a]);
@@ -53,13 +53,15 @@ struct rigid_pair_kernel {
                      Space::difference(coord, p.pos[a], p.pos[b]), range_of<Law, Real>(prm),
                      [&](int slot, const shape::rigid_contact<Real>& g) {
                        touching |= std::uint64_t{1} << slot;
+                       const material_id ga = g.material_a == shape::no_geometry_material ? ma : g.material_a;
+                       const material_id gb = g.material_b == shape::no_geometry_material ? mb : g.material_b;
                        const force::contact<Real> ct = make_contact(g, xa, p.vel[a], p.omega[a], p.vel[b], p.omega[b], g.radius_eff,
-                                                                    m_eff, i_eff, ma, mb, false, dt, time);
+                                                                    m_eff, i_eff, ga, gb, false, dt, time);
                        typename traits::wildcards_type w{traits::has_owner_wildcards ? wc.owner[a] : no_owner,
                                                          traits::has_owner_wildcards ? wc.owner[b] : no_owner,
                                                          traits::has_geometry_wildcards ? wc.geometry[a] : no_geometry,
                                                          traits::has_geometry_wildcards ? wc.geometry[b] : no_geometry};
-                       const force::contact_force<Real> res = force::evaluate(Law{}, ct, prm, hs.slot[slot], w);
+                       const force::contact_force<Real> res = force::evaluate(Law{}, ct, table[ga * num_materials + gb], hs.slot[slot], w);
                        const vec3<Real> lever = res.force + res.torque_only_force;
                        f += res.force;
                        ta += cross(g.branch_a, lever) + res.torque;

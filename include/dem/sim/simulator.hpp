@@ -578,6 +578,14 @@ class Simulator {
     if (prepared_) return;
     if (num_particles_ == 0) throw std::invalid_argument("dem: no particles: add some before stepping");
     if (dirty_params_ || params_.size() != std::size_t(num_materials()) * num_materials()) build_params();
+    if constexpr (requires(const shape_data& d) { d.material[0]; })  // clumps: component materials must exist
+      for (std::size_t k = 0; k < shapes_host_.size(); ++k)
+        for (int i = 0; i < shapes_host_[k].count; ++i) {
+          const material_id mat = shapes_host_[k].material[i];
+          if (mat != shape::no_geometry_material && mat >= num_materials())
+            throw std::invalid_argument("dem: component sphere " + std::to_string(i) + " of shape '" + shape_names_[k] + "' has material id " +
+                                        std::to_string(mat) + ", which does not exist (" + std::to_string(num_materials()) + " materials defined)");
+        }
     const double stable = stable_time_step();
     if (cfg_.dt > stable && !cfg_.allow_unstable_dt) {
       std::ostringstream s;

@@ -217,12 +217,14 @@ DEM_HD inline void rigid_plane_forces(const particle_view<typename P::coord_spac
     P::shape::collide_plane(r.shapes[r.shape[i]], r.orientation[i], Space::relative_to(coord, p.pos[i], planes[k].point),
                             planes[k].normal, range_of<Law, Real>(prm), [&](int slot, const shape::rigid_contact<Real>& g) {
                               touching |= std::uint64_t{1} << slot;
+                              const material_id ga = g.material_a == shape::no_geometry_material ? p.material[i] : g.material_a;
                               const force::contact<Real> ct = make_contact(g, xa, p.vel[i], p.omega[i], zero, zero, g.radius_eff,
                                                                            Real(1) / p.inv_mass[i], Real(1) / p.inv_inertia[i],
-                                                                           p.material[i], planes[k].material, true, dt, time);
+                                                                           ga, planes[k].material, true, dt, time);
                               typename traits::wildcards_type w{traits::has_owner_wildcards ? wc.owner[i] : no_owner, no_owner,
                                                                 traits::has_geometry_wildcards ? wc.geometry[i] : no_geometry, no_geometry};
-                              const force::contact_force<Real> res = force::evaluate(Law{}, ct, prm, hs.slot[slot], w);
+                              const force::contact_force<Real> res =
+                                  force::evaluate(Law{}, ct, table[ga * num_materials + planes[k].material], hs.slot[slot], w);
                               f += vec3<G>(res.force);
                               t += vec3<G>(cross(g.branch_a, res.force + res.torque_only_force) + res.torque);
                               if constexpr (traits::writes_owner_wildcards) owner_sum += w.owner_increment_a;

@@ -32,10 +32,14 @@ namespace dem::shape {
 static_assert(std::is_same_v<material_id, std::uint16_t>, "clump_shape stores material ids as std::uint16_t");
 
 // One component sphere.
+// A component's material id, or body_material: the component takes the material its body is
+// added with (Simulator::add_bodies).
+inline constexpr material_id body_material = 0xFFFF;
+
 struct clump_sphere {
   vec3d centre;
   double radius;
-  material_id material = 0;
+  material_id material = body_material;
 };
 
 class clump_template {

@@ -68,7 +68,7 @@ inline clump_template load_clump_csv(const std::string& path, std::string name =
       throw std::invalid_argument(where() + "centre is not finite, got '" + line + "'");
     if (!(v[3] > 0) || !std::isfinite(v[3]))
       throw std::invalid_argument(where() + "radius must be positive and finite, got '" + fields[3] + "'");
-    material_id mat = 0;
+    material_id mat = body_material;  // no fifth column: the body's material
     if (fields.size() == 5) {
       if (!(v[4] >= 0) || v[4] != std::floor(v[4]) || v[4] > 65535)
         throw std::invalid_argument(where() + "material must be an integer id in [0, 65535], got '" + fields[4] + "'");

@@ -26,12 +26,12 @@ inline void check_stock(const std::string& name, double r, double distance, cons
 }
 }  // namespace detail
 
-inline clump_template two_sphere(double r, double distance, material_id material = 0) {
+inline clump_template two_sphere(double r, double distance, material_id material = body_material) {
   detail::check_stock("two_sphere", r, distance, "distance");
   return clump_template("two_sphere", {{{-distance / 2, 0, 0}, r, material}, {{distance / 2, 0, 0}, r, material}});
 }
 
-inline clump_template three_sphere(double r, double distance, layout shape = layout::line, material_id material = 0) {
+inline clump_template three_sphere(double r, double distance, layout shape = layout::line, material_id material = body_material) {
   detail::check_stock("three_sphere", r, distance, "distance");
   if (shape == layout::line)
     return clump_template("three_sphere",
@@ -45,7 +45,7 @@ inline clump_template three_sphere(double r, double distance, layout shape = lay
   return clump_template("three_sphere", std::move(s));
 }
 
-inline clump_template tetrahedral_four_sphere(double r, double edge, material_id material = 0) {
+inline clump_template tetrahedral_four_sphere(double r, double edge, material_id material = body_material) {
   detail::check_stock("tetrahedral_four_sphere", r, edge, "edge");
   const double a = edge / (2 * std::sqrt(2.0));  // (+-1, +-1, +-1) corners have edge 2 sqrt(2)
   return clump_template("tetrahedral_four_sphere", {{{a, a, a}, r, material},
