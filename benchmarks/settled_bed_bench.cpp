@@ -11,34 +11,14 @@
 #include <iomanip>
 
 #include "dem/coord/voxel.hpp"
-#include "settled_bed.hpp"
+#include "settled_cache.hpp"
 
 namespace {
-
-template <class Force>
-dem::particle_set settled(std::size_t n) {
-  const std::string cache = std::string("settled_bed_") + Force::name + "_" + std::to_string(n) + ".csv";
-  if (std::filesystem::exists(cache)) return bench::read_bed(cache);
-  const dem::particle_set start = bench::initial_bed(n);
-  dem::Simulator<dem::policies<dem::shape::sphere, Force>, dem::backend::host> sim(bench::bed_config(start));
-  bench::setup(sim, start);
-  sim.advance(bench::settle_time);
-  const auto snap = sim.snapshot();
-  {
-    std::ofstream out(cache + ".tmp");
-    out << "x,y,z,r\n" << std::setprecision(17);
-    for (std::size_t i = 0; i < snap.size(); ++i)
-      if (snap.active[i]) out << snap.position[i].x << ',' << snap.position[i].y << ',' << snap.position[i].z << ',' << snap.radius[i] << '\n';
-    if (!out.flush()) throw std::runtime_error("cannot write " + cache + ".tmp");
-  }
-  std::filesystem::rename(cache + ".tmp", cache);  // complete files only, even if interrupted
-  return bench::read_bed(cache);
-}
 
 template <class Backend, class Force, class Precision, class Coord = dem::coord::floating>
 void settled_bed(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
-  const dem::particle_set bed = settled<Force>(n);
+  const dem::particle_set bed = bench::settled<Force>(n);
   using Sim = dem::Simulator<dem::policies<dem::shape::sphere, Force, dem::integrate::velocity_verlet, Precision, Coord>, Backend>;
   Sim sim(bench::bed_config(bench::initial_bed(n)));
   sim.set_log(nullptr);

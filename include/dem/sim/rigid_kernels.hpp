@@ -57,10 +57,7 @@ struct rigid_pair_kernel {
                        const material_id gb = g.material_b == shape::no_geometry_material ? mb : g.material_b;
                        const force::contact<Real> ct = make_contact(g, xa, p.vel[a], p.omega[a], p.vel[b], p.omega[b], g.radius_eff,
                                                                     m_eff, i_eff, ga, gb, false, dt, time);
-                       typename traits::wildcards_type w{traits::has_owner_wildcards ? wc.owner[a] : no_owner,
-                                                         traits::has_owner_wildcards ? wc.owner[b] : no_owner,
-                                                         traits::has_geometry_wildcards ? wc.geometry[a] : no_geometry,
-                                                         traits::has_geometry_wildcards ? wc.geometry[b] : no_geometry};
+                       typename traits::wildcards_type w = wildcards_of<traits>(wc, a, b, false, no_owner, no_geometry);
                        const force::contact_force<Real> res = force::evaluate(Law{}, ct, table[ga * num_materials + gb], hs.slot[slot], w);
                        const vec3<Real> lever = res.force + res.torque_only_force;
                        f += res.force;

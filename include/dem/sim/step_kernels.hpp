@@ -61,6 +61,18 @@ DEM_HD inline typename Space::position moved(const typename Space::params& coord
   else return Space::displace(coord, p.pos[i], d);
 }
 
+// What a law that declares user properties sees of bodies a and b: the stored values, or neutral
+// ones where the law declares none or B is a wall.
+template <class Traits>
+DEM_HD inline typename Traits::wildcards_type wildcards_of(const wildcard_view<typename Traits::owner_wildcards, typename Traits::geometry_wildcards>& wc,
+                                                          index_t a, index_t b, bool b_is_wall,
+                                                          const typename Traits::owner_wildcards& no_owner,
+                                                          const typename Traits::geometry_wildcards& no_geometry) {
+  return {Traits::has_owner_wildcards ? wc.owner[a] : no_owner, Traits::has_owner_wildcards && !b_is_wall ? wc.owner[b] : no_owner,
+          Traits::has_geometry_wildcards ? wc.geometry[a] : no_geometry,
+          Traits::has_geometry_wildcards && !b_is_wall ? wc.geometry[b] : no_geometry};
+}
+
 // Stored history of contact k, or an empty one for laws that keep none (nothing is stored then).
 template <class Law>
 DEM_HD inline typename Law::history history_of(const typename Law::history* h, std::size_t k) {
@@ -114,10 +126,7 @@ struct pair_force_kernel {
     }();
     const typename traits::owner_wildcards no_owner{};
     const typename traits::geometry_wildcards no_geometry{};
-    typename traits::wildcards_type w{traits::has_owner_wildcards ? wc.owner[a] : no_owner,
-                                      traits::has_owner_wildcards ? wc.owner[b] : no_owner,
-                                      traits::has_geometry_wildcards ? wc.geometry[a] : no_geometry,
-                                      traits::has_geometry_wildcards ? wc.geometry[b] : no_geometry};
+    typename traits::wildcards_type w = wildcards_of<traits>(wc, a, b, false, no_owner, no_geometry);
     const force::contact_force<Real> r = force::evaluate(Law{}, ct, table[ma * num_materials + mb], h, w);
     const vec3<Real> lever = r.force + r.torque_only_force;
     out.force[c] = r.force;
@@ -177,8 +186,7 @@ DEM_HD inline void plane_forces(const particle_view<typename P::coord_space>& p,
     }();
     const typename traits::owner_wildcards no_owner{};
     const typename traits::geometry_wildcards no_geometry{};
-    typename traits::wildcards_type w{traits::has_owner_wildcards ? wc.owner[i] : no_owner, no_owner,
-                                      traits::has_geometry_wildcards ? wc.geometry[i] : no_geometry, no_geometry};
+    typename traits::wildcards_type w = wildcards_of<traits>(wc, i, i, true, no_owner, no_geometry);
     const force::contact_force<Real> res = force::evaluate(Law{}, ct, prm, h, w);
     f += vec3<G>(res.force);
     t += vec3<G>(cross(g.branch_a, res.force + res.torque_only_force) + res.torque);
@@ -221,8 +229,7 @@ DEM_HD inline void rigid_plane_forces(const particle_view<typename P::coord_spac
                               const force::contact<Real> ct = make_contact(g, xa, p.vel[i], p.omega[i], zero, zero, g.radius_eff,
                                                                            Real(1) / p.inv_mass[i], Real(1) / p.inv_inertia[i],
                                                                            ga, planes[k].material, true, dt, time);
-                              typename traits::wildcards_type w{traits::has_owner_wildcards ? wc.owner[i] : no_owner, no_owner,
-                                                                traits::has_geometry_wildcards ? wc.geometry[i] : no_geometry, no_geometry};
+                              typename traits::wildcards_type w = wildcards_of<traits>(wc, i, i, true, no_owner, no_geometry);
                               const force::contact_force<Real> res =
                                   force::evaluate(Law{}, ct, table[ga * num_materials + planes[k].material], hs.slot[slot], w);
                               f += vec3<G>(res.force);
