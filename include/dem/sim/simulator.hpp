@@ -400,7 +400,8 @@ class Simulator {
     return 2 * sizeof(position_type) + (has_carry ? sizeof(carry_type) : 0) + 4 * sizeof(vec3<real>) + 3 * sizeof(real) + sizeof(material_id) +
            2 * sizeof(std::uint32_t) + sizeof(std::uint8_t) +
            (law_traits::has_owner_wildcards ? sizeof(owner_wildcards_type) : 0) +
-           (law_traits::has_geometry_wildcards ? sizeof(geometry_wildcards_type) : 0);
+           (law_traits::has_geometry_wildcards ? sizeof(geometry_wildcards_type) : 0) +
+           (Policies::rigid ? sizeof(quat<real>) + sizeof(vec3<real>) + sizeof(std::uint32_t) : 0);  // orientation, inertia, shape
   }
   // Pair indices, results, incident entries; history twice (old and new list) with its sort keys
   // only for laws that keep history; two increments per contact for laws that write wildcards.
