@@ -258,12 +258,12 @@ inline solid_moments union_moments_by_slices(const std::vector<ball>& balls_in, 
   detail::volume_density total{};
   // Explicit stack instead of recursion: (a, b, depth)
   struct interval { double a, b; int depth; };
-  std::vector<interval> todo;
+  std::vector<interval> pending;
   for (std::size_t i = 0; i + 1 < cuts.size(); ++i)
-    if (cuts[i + 1] > cuts[i]) todo.push_back({cuts[i], cuts[i + 1], 0});
-  while (!todo.empty()) {
-    const interval iv = todo.back();
-    todo.pop_back();
+    if (cuts[i + 1] > cuts[i]) pending.push_back({cuts[i], cuts[i + 1], 0});
+  while (!pending.empty()) {
+    const interval iv = pending.back();
+    pending.pop_back();
     const double c = 0.5 * (iv.a + iv.b), h = 0.5 * (iv.b - iv.a);
     detail::volume_density k{}, g{};
     for (int i = 0; i < 8; ++i) {
@@ -281,8 +281,8 @@ inline solid_moments union_moments_by_slices(const std::vector<ball>& balls_in, 
     if (err <= rel_tol * (iv.b - iv.a) / span || iv.depth >= 40) {
       for (int m = 0; m < 10; ++m) total[m] += k[m];
     } else {
-      todo.push_back({iv.a, c, iv.depth + 1});
-      todo.push_back({c, iv.b, iv.depth + 1});
+      pending.push_back({iv.a, c, iv.depth + 1});
+      pending.push_back({c, iv.b, iv.depth + 1});
     }
   }
   // Back to the input frame: undo the scaling (lengths by rmax), then shift by o.
