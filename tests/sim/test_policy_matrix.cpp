@@ -61,29 +61,11 @@ TEST_CASE_TEMPLATE("matrix: Hertz peak force and overlap (Chung & Ooi test 1) wi
 
 TEST_CASE_TEMPLATE("matrix: a sliding sphere decelerates at mu g, then rolls at 5/7 v0", C, DEM_POLICY_MATRIX) {
   CAPTURE(label<C>());
-  const double r = 5e-3, v0 = 1.0, mu = 0.3, g = 9.81;
-  dem::simulation_config cfg;
-  cfg.domain = {{-1, -1, -0.1}, {2, 1, 1}};
-  cfg.gravity = {0, 0, -g};
-  cfg.dt = 2e-6;
-  typename C::template sim<> sim(cfg);
-  const auto m = sim.add_material({"m", 2500, 1e8, 0.3, 0.5, mu, 0.0});
-  sim.add_plane({0, 0, 0}, {0, 0, 1}, m);
-  dem::particle_set s;
-  s.positions = {{0, 0, r * 0.9999}};
-  s.radii = {r};
-  sim.add_particles(s, m);
-  sim.advance(0.01);
-  sim.set_velocities({{v0, 0, 0}});
-  const double t_roll = 2.0 * v0 / (7.0 * mu * g), t1 = 0.2 * t_roll, t2 = 0.7 * t_roll;
-  sim.advance(t1);
-  const double v1 = sim.velocities()[0].x;
-  sim.advance(t2 - t1);
-  const double v2 = sim.velocities()[0].x;
-  CHECK((v1 - v2) / (t2 - t1) == doctest::Approx(mu * g).epsilon(0.01));
-  sim.advance(t_roll);
-  CHECK(sim.velocities()[0].x == doctest::Approx(5.0 / 7.0 * v0).epsilon(0.01));
-  CHECK(sim.angular_velocities()[0].y * r == doctest::Approx(sim.velocities()[0].x).epsilon(0.01));
+  const double v0 = 1.0, mu = 0.3, g = 9.81;
+  const sliding_record rec = run_sliding<typename C::template sim<>>(v0, mu);
+  CHECK((rec.v1 - rec.v2) / (rec.t2 - rec.t1) == doctest::Approx(mu * g).epsilon(0.01));
+  CHECK(rec.v_end == doctest::Approx(5.0 / 7.0 * v0).epsilon(0.01));
+  CHECK(rec.w_end_r == doctest::Approx(rec.v_end).epsilon(0.01));
 }
 
 TEST_CASE_TEMPLATE("matrix: elastic frictionless spheres in a box conserve energy", C, DEM_POLICY_MATRIX) {
@@ -93,18 +75,7 @@ TEST_CASE_TEMPLATE("matrix: elastic frictionless spheres in a box conserve energ
   cfg.domain = box;
   cfg.dt = 1e-6;
   typename C::template sim<> sim(cfg);
-  const auto m = sim.add_material({"elastic", 2500, 1e7, 0.3, 1.0, 0.0, 0.0});
-  sim.add_box(box, m);
-  dem::sample::lattice_options o;
-  o.radius = 1e-3;
-  o.radius_spread = 0.2;
-  o.spacing = 3e-3;
-  o.jitter = 2e-4;
-  o.max_count = 60;
-  dem::particle_set s = dem::sample::cubic_lattice({{0, 0, 0.005}, {0.02, 0.02, 0.03}}, o);
-  s.velocities.resize(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) s.velocities[i] = {0.3 * std::sin(1.0 * i), 0.3 * std::cos(2.0 * i), -0.2};
-  sim.add_particles(s, m);
+  fill_elastic_box(sim, box);
   auto total = [&] { return sim.kinetic_energy() + sim.potential_energy() + sim.elastic_energy(); };
   sim.step(1);
   const double e0 = total();

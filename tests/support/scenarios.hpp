@@ -90,4 +90,59 @@ impact_record run_impact(const dem::material& mat, double radius, double approac
   return r;
 }
 
+// 60 polydisperse spheres with scattered velocities in an elastic (e = 1), frictionless box
+// (0.02 x 0.02 x 0.03 m): the energy-conservation scenario. The config's domain must be `box`.
+template <class Sim>
+void fill_elastic_box(Sim& sim, const dem::aabb& box) {
+  const auto m = sim.add_material({"elastic", 2500, 1e7, 0.3, 1.0, 0.0, 0.0});
+  sim.add_box(box, m);
+  dem::sample::lattice_options o;
+  o.radius = 1e-3;
+  o.radius_spread = 0.2;
+  o.spacing = 3e-3;
+  o.jitter = 2e-4;
+  o.max_count = 60;
+  dem::particle_set s = dem::sample::cubic_lattice({{box.lo.x, box.lo.y, box.lo.z + 0.005}, box.hi}, o);
+  s.velocities.resize(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) s.velocities[i] = {0.3 * std::sin(1.0 * i), 0.3 * std::cos(2.0 * i), -0.2};
+  sim.add_particles(s, m);
+}
+
+// A sphere (r = 5 mm) launched sliding at v0 on a plane with friction mu: velocities at 0.2 and 0.7
+// of the analytic sliding time 2 v0 / (7 mu g), and v, omega r after twice that time.
+struct sliding_record {
+  double t1, t2, v1, v2, v_end, w_end_r, settled_vz;
+};
+
+template <class Sim>
+sliding_record run_sliding(double v0, double mu) {
+  const double r = 5e-3, g = 9.81;
+  dem::simulation_config cfg;
+  cfg.domain = {{-1, -1, -0.1}, {2, 1, 1}};
+  cfg.gravity = {0, 0, -g};
+  cfg.dt = 2e-6;
+  Sim sim(cfg);
+  const auto m = sim.add_material({"m", 2500, 1e8, 0.3, 0.5, mu, 0.0});
+  sim.add_plane({0, 0, 0}, {0, 0, 1}, m);
+  dem::particle_set s;
+  s.positions = {{0, 0, r * 0.9999}};
+  s.radii = {r};
+  sim.add_particles(s, m);
+  sim.advance(0.01);  // settle onto the plane
+  sliding_record rec{};
+  rec.settled_vz = sim.velocities()[0].z;
+  sim.set_velocities({{v0, 0, 0}});
+  const double t_roll = 2.0 * v0 / (7.0 * mu * g);  // end of sliding
+  rec.t1 = 0.2 * t_roll;
+  rec.t2 = 0.7 * t_roll;
+  sim.advance(rec.t1);
+  rec.v1 = sim.velocities()[0].x;
+  sim.advance(rec.t2 - rec.t1);
+  rec.v2 = sim.velocities()[0].x;
+  sim.advance(t_roll);
+  rec.v_end = sim.velocities()[0].x;
+  rec.w_end_r = sim.angular_velocities()[0].y * r;
+  return rec;
+}
+
 }  // namespace dem_test
