@@ -55,19 +55,22 @@ struct host {
   // Loops shorter than this run on the calling thread: waking the team costs more than it saves.
   static constexpr index_t parallel_threshold = 2048;
 
-  // f(i) for i in [0, n). Iterations must be independent (as CUDA threads are), which also lets
-  // the compiler vectorise across them.
+  // f(i) for i in [0, n). Iterations must be independent (as CUDA threads are): each thread runs
+  // one contiguous range as a plain loop, which GCC vectorises where f inlines into branch-free
+  // code (the sphere pair kernel; see DEM_KERNEL and DEM_IVDEP in config.hpp).
   template <class F>
   void for_each(index_t n, const F& f) const {
 #if defined(_OPENMP)
     if (n >= parallel_threshold) {
-#pragma omp parallel for simd schedule(simd:static)
-      for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) f(static_cast<index_t>(i));
+#pragma omp parallel
+      {
+        const auto t = static_cast<std::uint64_t>(omp_get_thread_num()), nt = static_cast<std::uint64_t>(omp_get_num_threads());
+        run(static_cast<index_t>(n * t / nt), static_cast<index_t>(n * (t + 1) / nt), f);
+      }
       return;
     }
 #endif
-#pragma omp simd
-    for (index_t i = 0; i < n; ++i) f(i);
+    run(0, n, f);
   }
 
   // Stable sort of the first n (key, value) pairs by key.
@@ -144,6 +147,12 @@ struct host {
   void synchronize() const {}
 
  private:
+  template <class F>
+  static void run(index_t begin, index_t end, const F& f) {
+    DEM_IVDEP
+    for (index_t i = begin; i < end; ++i) f(i);
+  }
+
   static constexpr index_t chunk = 1024;
   std::vector<std::uint32_t> order_;
   std::vector<double> partial_;

@@ -30,7 +30,7 @@ struct cell_key_kernel {
   typename Space::params coord;
   grid g;
   const typename Space::position* pos;
-  const std::uint8_t* active;
+  const std::uint32_t* active;
   std::uint64_t* key;
   std::uint32_t* value;
   DEM_HD void operator()(index_t i) const {

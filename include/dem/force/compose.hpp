@@ -126,7 +126,10 @@ struct composed {
 
     DEM_HD contact_force<Real> operator()(const contact<Real>& c, const params& p, history& h) const {
       const contact_state<Real> s = run(c, p, h);
-      return {c.normal * s.normal_force + s.tangential_force, s.couple};
+      contact_force<Real> r;
+      r.force = c.normal * s.normal_force + s.tangential_force;
+      r.torque = vec3<Real>{s.couple.x, s.couple.y, s.couple.z};  // by component: see vec3 store()
+      return r;
     }
 
     // Present when the normal slot acts beyond touching (cohesion).

@@ -43,6 +43,23 @@ template <class T> DEM_HD inline bool all_finite(vec3<T> a) {
   return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
 }
 
+// dst = v component by component. Kernels store results computed in registers with it: a
+// whole-struct copy made GCC go through the stack (two 4-byte stores read back by one 8-byte load),
+// which stalls on store forwarding in the hottest loops.
+template <class T>
+DEM_HD inline void store(vec3<T>& dst, const vec3<T>& v) {
+  dst.x = v.x;
+  dst.y = v.y;
+  dst.z = v.z;
+}
+
+// m ? a : b component by component: a choice without a branch (the conditional operator on the
+// structs becomes one), so that loops over contacts can be vectorised.
+template <class T>
+DEM_HD constexpr vec3<T> select(bool m, const vec3<T>& a, const vec3<T>& b) {
+  return {m ? a.x : b.x, m ? a.y : b.y, m ? a.z : b.z};
+}
+
 using vec3d = vec3<double>;
 using vec3f = vec3<float>;
 

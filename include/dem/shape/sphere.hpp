@@ -33,17 +33,19 @@ struct sphere {
   template <class Real>
   DEM_HD static bool collide(const vec3<Real>& d, Real r_a, Real r_b, pair_geometry<Real>& g, Real range = Real(0)) {
     using std::sqrt;
+    // The geometry is computed whether or not the spheres touch (finite either way): branch-free,
+    // the loop over pairs vectorises on the host and does not diverge on a GPU.
     const Real dist2 = norm2(d);
     const Real rs = r_a + r_b;
     const Real reach = rs + range;
-    if (dist2 >= reach * reach || dist2 <= Real(0)) return false;
+    const bool hit = (dist2 < reach * reach) & (dist2 > Real(0));  // `&`: both compared, no branch
     const Real dist = sqrt(dist2);
     g.overlap = rs - dist;
-    g.normal = d * (Real(1) / dist);  // one division, not three
+    g.normal = d * (Real(1) / (dist2 > Real(0) ? dist : Real(1)));  // one division, not three
     // Contact point in the middle of the overlap region.
     g.branch_a = g.normal * (-(r_a - Real(0.5) * g.overlap));
     g.branch_b = g.normal * (r_b - Real(0.5) * g.overlap);
-    return true;
+    return hit;
   }
 
   // Sphere against a plane through `point` with unit `normal` pointing to the side the particles

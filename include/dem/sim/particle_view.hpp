@@ -1,5 +1,7 @@
 #pragma once
 // Raw-pointer views of the simulator's state, passed by value into kernels on either backend.
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <type_traits>
 
@@ -32,12 +34,43 @@ struct particle_view {
   Real* radius;
   Real* inv_mass;
   Real* inv_inertia;
-  material_id* material;
+  std::uint32_t* material;            // a material_id, stored 32 bits wide (the pair loop gathers it)
   std::uint32_t* id;                  // stable particle id (order of creation)
-  std::uint8_t* active;               // 0 once the particle has left the domain
+  std::uint32_t* active;              // 0 once the particle has left the domain (32 bits: gathered too)
   std::uint32_t* plane_touch;         // bit k: touching plane k at the last evaluation
+  std::uint32_t* plane_near;          // bit k: plane k within reach until the next contact-list build
   typename carry_of<Space>::type* carry;  // null where the coordinate policy has no carry
 };
+
+// v[i] read as the scalars 3i, 3i+1, 3i+2 of the array: the form GCC turns into vector gathers
+// (it cannot gather with an index scaled by 12 bytes). Other element types are read as they are.
+template <class T>
+DEM_HD inline vec3<T> load(const vec3<T>* v, std::uint32_t i) {
+  static_assert(sizeof(vec3<T>) == 3 * sizeof(T), "vec3<T> must be three T without padding");
+#if DEM_DEVICE_CODE
+  return v[i];
+#else
+  const T* f = &v[0].x;
+  const std::uint32_t k = 3 * i;  // 32-bit: gathers take 32-bit indices (add_particles caps the count)
+  return {f[k], f[k + 1], f[k + 2]};
+#endif
+}
+template <class T>
+DEM_HD inline T load(const T* v, std::uint32_t i) {
+#if defined(__GNUC__) && !DEM_DEVICE_CODE
+  // Structs of 4-byte words (force-law parameters) are read word by word, through a type that may
+  // alias anything, for the same reason: an index scaled by their size cannot be gathered.
+  if constexpr (sizeof(T) % 4 == 0 && sizeof(T) > 4 && std::is_trivially_copyable_v<T>) {
+    using word = std::uint32_t __attribute__((may_alias));
+    constexpr std::size_t n = sizeof(T) / 4;
+    const word* w = reinterpret_cast<const word*>(v);
+    std::array<std::uint32_t, n> out;
+    for (std::uint32_t k = 0; k < n; ++k) out[k] = w[static_cast<std::uint32_t>(n) * i + k];  // table sizes are checked
+    return std::bit_cast<T>(out);
+  }
+#endif
+  return v[i];
+}
 
 // Rigid (non-spherical) bodies: orientation, principal inertia and shape of each body, and the
 // shape table. Null for spheres.
@@ -75,12 +108,13 @@ struct plane {
   material_id material;
 };
 
-// Per-contact results written by the pair kernel and gathered by the particle kernel.
+// Per-contact results written by the pair kernel and gathered by the particle kernel. The torques
+// are interleaved, torque[2c] on A and torque[2c + 1] on B, so that an incident entry e (2c for A,
+// 2c + 1 for B) indexes its torque directly and the gather needs no branch.
 template <class Real>
 struct contact_results {
-  vec3<Real>* force;     // on A
-  vec3<Real>* torque_a;
-  vec3<Real>* torque_b;
+  vec3<Real>* force;   // on A (B gets its negative)
+  vec3<Real>* torque;  // 2 per contact
 };
 
 // User properties of a law (force/wildcards.hpp): per-particle values and, for laws that write

@@ -113,6 +113,7 @@ class Simulator {
       wall_history_.fill(plane_history{});  // plane count changed: history with planes restarts
     }
     plane_touch_.fill(0);
+    contacts_valid_ = false;  // the planes within each particle's reach are found at the rebuild
     return static_cast<std::uint32_t>(planes_host_.size() - 1);
   }
 
@@ -138,8 +139,9 @@ class Simulator {
       throw std::invalid_argument("dem: add_particles: positions (" + std::to_string(n) + "), radii (" +
                                   std::to_string(set.radii.size()) + "), materials (" + std::to_string(mats.size()) +
                                   ") and velocities (" + std::to_string(set.velocities.size()) + ", or 0) must have the same length");
-    if (num_particles_ + n >= std::numeric_limits<std::uint32_t>::max() / 2)
-      throw std::invalid_argument("dem: add_particles: too many particles (" + std::to_string(num_particles_ + n) + ")");
+    if (num_particles_ + n > max_particles)
+      throw std::invalid_argument("dem: add_particles: too many particles (" + std::to_string(num_particles_ + n) + "; at most " +
+                                  std::to_string(max_particles) + ")");
     host_state h = pull();
     const std::uint32_t first = num_particles_;
     for (std::size_t k = 0; k < n; ++k) {
@@ -189,8 +191,9 @@ class Simulator {
     if ((!orientations.empty() && orientations.size() != n) || (!set.velocities.empty() && set.velocities.size() != n))
       throw std::invalid_argument("dem: add_bodies: positions (" + std::to_string(n) + "), orientations (" + std::to_string(orientations.size()) +
                                   ", or 0) and velocities (" + std::to_string(set.velocities.size()) + ", or 0) must have the same length");
-    if (num_particles_ + n >= std::numeric_limits<std::uint32_t>::max() / 2)
-      throw std::invalid_argument("dem: add_bodies: too many bodies (" + std::to_string(num_particles_ + n) + ")");
+    if (num_particles_ + n > max_particles)
+      throw std::invalid_argument("dem: add_bodies: too many bodies (" + std::to_string(num_particles_ + n) + "; at most " +
+                                  std::to_string(max_particles) + ")");
     const material& m = materials_[mat];
     const double mass = shape_volume_[shape] * m.density;
     const vec3d inertia = shape_inertia_[shape] * m.density;
@@ -261,6 +264,10 @@ class Simulator {
   // Where log messages (lost particles) go; nullptr silences them.
   void set_log(std::ostream* log) { log_ = log; }
 
+  // Kernels index per-particle vec3 arrays by float with 32-bit indices (3 i: sim::load), and the
+  // contact list's incident entries by 2 c.
+  static constexpr std::size_t max_particles = std::numeric_limits<std::uint32_t>::max() / 3;
+
   // ---- running -------------------------------------------------------------------------------
   void step(std::uint64_t n = 1) {
     prepare();
@@ -326,6 +333,14 @@ class Simulator {
 
   // Forces a contact-list rebuild before the next force evaluation (history is carried over).
   void request_rebuild() { contacts_valid_ = false; }
+
+  // Runs contact detection now, as a step does when the margin is used up: cell sort (reorders
+  // particles), pair search, history carry-over, incident lists. Lets benchmarks time detection
+  // alone; a simulation never needs to call it.
+  void rebuild_contact_list() {
+    prepare();
+    rebuild_contacts();
+  }
 
   // Pairs of particles that overlap now (listed pairs minus those only within the margin).
   std::uint64_t num_touching_pairs() {
@@ -397,8 +412,8 @@ class Simulator {
   // The position (coordinate and precision policies) counts twice (now and at the last rebuild),
   // plus coord::voxel's rounding carry.
   static constexpr std::size_t bytes_per_particle() {
-    return 2 * sizeof(position_type) + (has_carry ? sizeof(carry_type) : 0) + 4 * sizeof(vec3<real>) + 3 * sizeof(real) + sizeof(material_id) +
-           2 * sizeof(std::uint32_t) + sizeof(std::uint8_t) +
+    return 2 * sizeof(position_type) + (has_carry ? sizeof(carry_type) : 0) + 4 * sizeof(vec3<real>) + 3 * sizeof(real) +
+           5 * sizeof(std::uint32_t) +  // material and active (32 bits wide), id, plane_touch, plane_near
            (law_traits::has_owner_wildcards ? sizeof(owner_wildcards_type) : 0) +
            (law_traits::has_geometry_wildcards ? sizeof(geometry_wildcards_type) : 0) +
            (Policies::rigid ? sizeof(quat<real>) + sizeof(vec3<real>) + sizeof(std::uint32_t) : 0);  // orientation, inertia, shape
@@ -420,9 +435,9 @@ class Simulator {
     std::vector<carry_type> carry;  // empty without a carry
     std::vector<vec3<real>> vel, omega, force, torque;
     std::vector<real> radius, inv_mass, inv_inertia;
-    std::vector<material_id> material;
+    std::vector<std::uint32_t> material;  // material_id values
     std::vector<std::uint32_t> id;
-    std::vector<std::uint8_t> active;
+    std::vector<std::uint32_t> active;
     std::vector<std::uint32_t> plane_touch;
     std::vector<plane_history> wall_history;
     std::vector<quat<real>> orientation;  // rigid bodies
@@ -562,10 +577,10 @@ class Simulator {
 
   sim::particle_view<coord_space> view() {
     return {pos_.data(), pos_ref_.data(), vel_.data(), omega_.data(), force_.data(), torque_.data(), radius_.data(),
-            inv_mass_.data(), inv_inertia_.data(), material_.data(), id_.data(), active_.data(), plane_touch_.data(),
+            inv_mass_.data(), inv_inertia_.data(), material_.data(), id_.data(), active_.data(), plane_touch_.data(), plane_near_.data(),
             has_carry ? carry_.data() : nullptr};
   }
-  sim::contact_results<real> results() { return {cforce_.data(), ctorque_a_.data(), ctorque_b_.data()}; }
+  sim::contact_results<real> results() { return {cforce_.data(), ctorque_.data()}; }
   std::uint32_t num_materials() const { return static_cast<std::uint32_t>(materials_.size()); }
   std::uint32_t num_planes() const { return static_cast<std::uint32_t>(planes_host_.size()); }
   double margin() const { return cfg_.contact_margin >= 0 ? cfg_.contact_margin : 0.2 * r_max_; }
@@ -608,6 +623,9 @@ class Simulator {
     for (std::uint32_t a = 0; a < m; ++a)
       for (std::uint32_t b = 0; b < m; ++b)
         table[std::size_t(a) * m + b] = law::make_params(materials_.pair(static_cast<material_id>(a), static_cast<material_id>(b)));
+    if (table.size() * sizeof(typename law::params) / 4 >= std::numeric_limits<std::uint32_t>::max())
+      throw std::invalid_argument("dem: " + std::to_string(m) + " materials make a pair-parameter table of " + std::to_string(table.size()) +
+                                  " entries, too large to index with 32 bits; use fewer materials");
     params_.assign(table);
     dirty_params_ = false;
     double range = 0;
@@ -861,10 +879,12 @@ class Simulator {
     backend_.for_each(n + 1, contact::incident_offset_kernel{incident_particle_.data(), 2 * nc, incident_offset_.data()});
 
     cforce_.resize(nc);
-    ctorque_a_.resize(nc);
-    ctorque_b_.resize(nc);
+    ctorque_.resize(2 * std::size_t(nc));
     num_contacts_ = nc;
     backend_.for_each(n, sim::copy_kernel<position_type>{pos_.data(), pos_ref_.data()});
+    plane_near_.resize(n);
+    if constexpr (!Policies::rigid)
+      if (n && num_planes()) backend_.for_each(n, sim::plane_reach_kernel<Policies>{view(), coord_, planes_.data(), num_planes(), static_cast<real>(detect)});
     contacts_valid_ = true;
     ++rebuilds_;
   }
@@ -884,9 +904,7 @@ class Simulator {
     else if constexpr (std::is_same_v<T, vec3<real>>) return scratch_vec_;
     else if constexpr (std::is_same_v<T, carry_type>) return scratch_carry_;
     else if constexpr (std::is_same_v<T, real>) return scratch_real_;
-    else if constexpr (std::is_same_v<T, material_id>) return scratch_mat_;
     else if constexpr (std::is_same_v<T, std::uint32_t>) return scratch_u32_;
-    else if constexpr (std::is_same_v<T, std::uint8_t>) return scratch_u8_;
     else if constexpr (std::is_same_v<T, plane_history>) return scratch_plane_history_;
     else if constexpr (std::is_same_v<T, quat<real>>) return scratch_quat_;
     else if constexpr (std::is_same_v<T, owner_wildcards_type>) return scratch_owner_wc_;
@@ -931,10 +949,11 @@ class Simulator {
   buffer<carry_type> carry_;  // coordinate policies with a rounding carry only
   buffer<vec3<real>> vel_, omega_, force_, torque_;
   buffer<real> radius_, inv_mass_, inv_inertia_;
-  buffer<material_id> material_;
+  buffer<std::uint32_t> material_;  // material_id values, 32 bits wide (gathered by the pair loop)
   buffer<std::uint32_t> id_;
-  buffer<std::uint8_t> active_;
+  buffer<std::uint32_t> active_;
   buffer<std::uint32_t> plane_touch_;
+  buffer<std::uint32_t> plane_near_;  // not permuted: recomputed at every rebuild
   // Rigid bodies: orientation, principal inertia, shape id per body; the shape table.
   buffer<quat<real>> orientation_;
   buffer<vec3<real>> inertia_;
@@ -950,7 +969,7 @@ class Simulator {
   // Per listed pair.
   buffer<std::uint32_t> pair_a_, pair_b_;
   buffer<pair_history> history_, old_history_;
-  buffer<vec3<real>> cforce_, ctorque_a_, ctorque_b_;
+  buffer<vec3<real>> cforce_, ctorque_;  // ctorque_: 2 per contact (A, B)
   buffer<std::uint64_t> contact_key_, old_contact_key_;
   buffer<std::uint32_t> contact_index_, old_contact_index_;
   buffer<std::uint32_t> incident_particle_, incident_entry_, incident_offset_;
@@ -963,9 +982,7 @@ class Simulator {
   buffer<vec3<real>> scratch_vec_;
   buffer<carry_type> scratch_carry_;
   buffer<real> scratch_real_;
-  buffer<material_id> scratch_mat_;
   buffer<std::uint32_t> scratch_u32_;
-  buffer<std::uint8_t> scratch_u8_;
   buffer<plane_history> scratch_plane_history_;
   buffer<quat<real>> scratch_quat_;
   buffer<owner_wildcards_type> scratch_owner_wc_;

@@ -3,6 +3,8 @@
 // the backend decides how the loop runs. Template parameters fix every policy, so the compiler
 // inlines the force law and integrator: nothing is dispatched at run time.
 #include <cmath>
+#include <array>
+#include <bit>
 #include <cstdint>
 
 #include "dem/backend/atomic.hpp"
@@ -80,7 +82,27 @@ DEM_HD inline typename Law::history history_of(const typename Law::history* h, s
   else return typename Law::history{};
 }
 
+// h = keep ? h : H{} without a branch: word by word through selects, so that the loop over pairs
+// still vectorises (a conditional store of a whole struct stops GCC's if-conversion).
+template <class H>
+DEM_HD inline void keep_or_reset(bool keep, H& h) {
+#if !DEM_DEVICE_CODE
+  if constexpr (sizeof(H) % sizeof(std::uint32_t) == 0) {
+    using words = std::array<std::uint32_t, sizeof(H) / sizeof(std::uint32_t)>;
+    words now = std::bit_cast<words>(h);
+    const words initial = std::bit_cast<words>(H{});
+    for (std::size_t k = 0; k < now.size(); ++k) now[k] = keep ? now[k] : initial[k];
+    h = std::bit_cast<H>(now);
+    return;
+  }
+#endif
+  if (!keep) h = H{};  // GPUs predicate this
+}
+
 // Evaluates the law for every listed pair; pairs not in contact get zero force and lose history.
+// Branch-free: the law runs for every listed pair and the results of pairs that do not touch are
+// replaced by zeros (laws are pure functions of their arguments and history, so this changes
+// nothing but lets the host compiler vectorise the loop and keeps GPU warps converged).
 template <class P>
 struct pair_force_kernel {
   using Real = typename P::real;
@@ -99,24 +121,16 @@ struct pair_force_kernel {
   wildcard_view<typename traits::owner_wildcards, typename traits::geometry_wildcards> wc;
   Real dt, time;
 
-  DEM_HD DEM_FLATTEN void operator()(index_t c) const {
+  DEM_HD DEM_KERNEL void operator()(index_t c) const {
     const std::uint32_t a = pair_a[c], b = pair_b[c];
-    typename Shape::template pair_geometry<Real> g;
-    Real range = Real(0);
-    if constexpr (traits::has_range) range = range_of<Law, Real>(table[p.material[a] * num_materials + p.material[b]]);
-    if (!p.active[a] || !p.active[b] ||
-        !Shape::collide(Space::difference(coord, p.pos[a], p.pos[b]), p.radius[a], p.radius[b], g, range)) {
-      out.force[c] = out.torque_a[c] = out.torque_b[c] = vec3<Real>{0, 0, 0};
-      if constexpr (traits::has_history) history[c] = typename Law::history{};
-      if constexpr (traits::writes_owner_wildcards)
-        wc.owner_increment[2 * c] = wc.owner_increment[2 * c + 1] = typename traits::owner_wildcards{};
-      if constexpr (traits::writes_geometry_wildcards)
-        wc.geometry_increment[2 * c] = wc.geometry_increment[2 * c + 1] = typename traits::geometry_wildcards{};
-      return;
-    }
-    const Real ra = p.radius[a], rb = p.radius[b];
     const material_id ma = p.material[a], mb = p.material[b];
-    const force::contact<Real> ct = make_contact(g, Space::to_real(coord, p.pos[a]), p.vel[a], p.omega[a], p.vel[b], p.omega[b],
+    const typename Law::params prm = load(table, ma * num_materials + mb);
+    typename Shape::template pair_geometry<Real> g;
+    const Real ra = p.radius[a], rb = p.radius[b];
+    const auto pa = load(p.pos, a);
+    const bool touching = Shape::collide(Space::difference(coord, pa, load(p.pos, b)), ra, rb, g, range_of<Law, Real>(prm)) &
+                          (p.active[a] != 0) & (p.active[b] != 0);
+    const force::contact<Real> ct = make_contact(g, Space::to_real(coord, pa), load(p.vel, a), load(p.omega, a), load(p.vel, b), load(p.omega, b),
                                                  ra * rb / (ra + rb), Real(1) / (p.inv_mass[a] + p.inv_mass[b]),
                                                  Real(1) / (p.inv_inertia[a] + p.inv_inertia[b]), ma, mb, false, dt, time);
     typename Law::history none{};
@@ -127,18 +141,22 @@ struct pair_force_kernel {
     const typename traits::owner_wildcards no_owner{};
     const typename traits::geometry_wildcards no_geometry{};
     typename traits::wildcards_type w = wildcards_of<traits>(wc, a, b, false, no_owner, no_geometry);
-    const force::contact_force<Real> r = force::evaluate(Law{}, ct, table[ma * num_materials + mb], h, w);
+    const force::contact_force<Real> r = force::evaluate(Law{}, ct, prm, h, w);
+    if constexpr (traits::has_history)
+      keep_or_reset(touching, h);  // a contact that ended (or never began) restarts its history
+    const vec3<Real> zero{0, 0, 0};
     const vec3<Real> lever = r.force + r.torque_only_force;
-    out.force[c] = r.force;
-    out.torque_a[c] = cross(g.branch_a, lever) + r.torque;
-    out.torque_b[c] = cross(g.branch_b, -lever) - r.torque;
+    const std::size_t c2 = 2 * static_cast<std::size_t>(c);  // widened first: GCC then sees consecutive stores, not a scatter
+    store(out.force[c], select(touching, r.force, zero));
+    store(out.torque[c2], select(touching, cross(g.branch_a, lever) + r.torque, zero));
+    store(out.torque[c2 + 1], select(touching, cross(g.branch_b, -lever) - r.torque, zero));
     if constexpr (traits::writes_owner_wildcards) {
-      wc.owner_increment[2 * c] = w.owner_increment_a;
-      wc.owner_increment[2 * c + 1] = w.owner_increment_b;
+      wc.owner_increment[c2] = touching ? w.owner_increment_a : no_owner;
+      wc.owner_increment[c2 + 1] = touching ? w.owner_increment_b : no_owner;
     }
     if constexpr (traits::writes_geometry_wildcards) {
-      wc.geometry_increment[2 * c] = w.geometry_increment_a;
-      wc.geometry_increment[2 * c + 1] = w.geometry_increment_b;
+      wc.geometry_increment[c2] = touching ? w.geometry_increment_a : no_geometry;
+      wc.geometry_increment[c2 + 1] = touching ? w.geometry_increment_b : no_geometry;
     }
   }
 };
@@ -166,7 +184,11 @@ DEM_HD inline void plane_forces(const particle_view<typename P::coord_space>& p,
   const std::uint32_t touched = p.plane_touch[i];
   std::uint32_t touching = 0;
   const vec3<Real> zero{0, 0, 0};
-  for (std::uint32_t k = 0; k < num_planes; ++k) {
+  (void)num_planes;
+  // Only planes within reach at the last contact-list build can touch before the next one (and
+  // those touched at the last evaluation, whose history may need a reset, are among them).
+  for (std::uint32_t candidates = p.plane_near[i] | touched; candidates; candidates &= candidates - 1) {
+    const auto k = static_cast<std::uint32_t>(lowest_bit(candidates));
     typename Shape::template pair_geometry<Real> g;
     const typename Law::params& prm = table[p.material[i] * num_materials + planes[k].material];
     const vec3<Real> x = Space::relative_to(coord, p.pos[i], planes[k].point);  // centre relative to the plane's point
@@ -195,6 +217,28 @@ DEM_HD inline void plane_forces(const particle_view<typename P::coord_space>& p,
   }
   if (touching != touched) p.plane_touch[i] = touching;
 }
+
+// Which planes each particle can reach before the next contact-list build: a particle moves less
+// than half the margin between builds, so a plane farther than its radius + margin + the law's
+// range cannot touch it. Planes are fixed; a moving plane must be added to the reach test here.
+template <class P>
+struct plane_reach_kernel {
+  using Real = typename P::real;
+  using Space = typename P::coord_space;
+  particle_view<Space> p;
+  typename Space::params coord;
+  const plane<Real>* planes;
+  std::uint32_t num_planes;
+  Real reach;  // margin + largest range
+  DEM_HD void operator()(index_t i) const {
+    std::uint32_t near = 0;
+    for (std::uint32_t k = 0; k < num_planes; ++k) {
+      const Real height = dot(Space::relative_to(coord, p.pos[i], planes[k].point), planes[k].normal);
+      if (!(height > p.radius[i] + reach)) near |= 1u << k;  // NaN counts as near: checked every step
+    }
+    p.plane_near[i] = near;
+  }
+};
 
 // Planes against rigid bodies: every contact point (slot) of a body with a plane has its own
 // history; slots that end are reset (the per-plane bit mask says which planes to look at).
@@ -332,9 +376,9 @@ struct particle_update_kernel {
     typename traits::geometry_wildcards geometry_sum{};
     for (std::uint32_t k = incident_offset[i]; k < incident_offset[i + 1]; ++k) {
       const std::uint32_t e = incident_entry[k];
-      const std::uint32_t c = e >> 1;
-      if (e & 1u) { f -= vec3<G>(in.force[c]); t += vec3<G>(in.torque_b[c]); }
-      else { f += vec3<G>(in.force[c]); t += vec3<G>(in.torque_a[c]); }
+      const Real sign = (e & 1u) ? Real(-1) : Real(1);  // B gets -force (a select, not a branch)
+      f += vec3<G>(in.force[e >> 1] * sign);
+      t += vec3<G>(in.torque[e]);
       if constexpr (traits::writes_owner_wildcards) owner_sum += wc.owner_increment[e];
       if constexpr (traits::writes_geometry_wildcards) geometry_sum += wc.geometry_increment[e];
     }
@@ -345,8 +389,8 @@ struct particle_update_kernel {
       plane_forces<P, G>(p, coord, i, planes, num_planes, wall_history, table, num_materials, wc, owner_sum, geometry_sum, dt, time, f, t);
     f += vec3<G>(gravity * (Real(1) / p.inv_mass[i]));
     const vec3<Real> fr(f), tr(t);
-    p.force[i] = fr;
-    p.torque[i] = tr;
+    store(p.force[i], fr);
+    store(p.torque[i], tr);
     if (!integrate) return;
     // Once per step, after every contact has read the old values.
     if constexpr (traits::writes_owner_wildcards) wc.owner[i] += owner_sum;

@@ -33,14 +33,15 @@ struct constant_torque {
     // which is what makes the pure constant-torque model jitter forever in packed beds.
     DEM_HD void operator()(const contact<Real>& c, const params& p, history&, contact_state<Real>& s) const {
       using std::sqrt;
-      if (!(p.rolling_friction > Real(0)) || !(c.dt > Real(0))) return;
+      // Written as selects, not early returns, so that the couple stays in registers (a
+      // conditionally updated couple made GCC spill it and stall on store forwarding).
       const vec3<Real> w = rolling_rate(c);
       const Real wn = sqrt(norm2(w));
-      if (!(wn > Real(0))) return;
       Real t = p.rolling_friction * s.load * c.radius_eff;
-      const Real t_stop = Real(0.1) * wn * c.inertia_eff / c.dt;
+      const Real t_stop = Real(0.1) * wn * c.inertia_eff / (c.dt > Real(0) ? c.dt : Real(1));
       if (t > t_stop) t = t_stop;
-      s.couple += w * (-t / wn);
+      const bool acts = (p.rolling_friction > Real(0)) & (c.dt > Real(0)) & (wn > Real(0));  // `&`: no branch
+      s.couple += w * (acts ? -t / wn : Real(0));
     }
   };
 };

@@ -17,28 +17,27 @@ namespace dem::force::tangential {
 
 // Incremental tangential spring with history `shear` (displacement of A relative to B), capped at
 // f_max. Returns the tangential force on A. Shared by the tangential slots.
+// Written with selects instead of branches so that loops over contacts can be vectorised; the
+// results are those of the branching form bit for bit (the untaken side scales by exactly 1).
 template <class Real>
 DEM_HD inline vec3<Real> spring(const contact<Real>& c, Real k_t, Real c_t, Real f_max, vec3<Real>& shear) {
   using std::sqrt;
-  if (!(k_t > Real(0))) {  // not touching (inside a cohesive range): nothing to store
-    shear = vec3<Real>{0, 0, 0};
-    return {0, 0, 0};
-  }
+  const bool touching = k_t > Real(0);  // else inside a cohesive range: nothing to store
   // Rotate the stored displacement into the current tangent plane, keeping its length.
   const Real len2 = norm2(shear);
   vec3<Real> u = shear - c.normal * dot(shear, c.normal);
   const Real plen2 = norm2(u);
-  if (plen2 > Real(0)) u *= sqrt(len2 / plen2);
+  u *= plen2 > Real(0) ? sqrt(len2 / (plen2 > Real(0) ? plen2 : Real(1))) : Real(1);
   u += c.v_t * c.dt;
   vec3<Real> f = -(u * k_t) - c.v_t * c_t;
   const Real f2 = norm2(f);
-  if (f2 > f_max * f_max) {
-    // Sliding: cap the force and shorten the spring so that spring + damper give the cap.
-    f *= f_max / sqrt(f2);
-    u = -(f + c.v_t * c_t) / k_t;
-  }
-  shear = u;
-  return f;
+  // Sliding: cap the force and shorten the spring so that spring + damper give the cap.
+  const bool sliding = f2 > f_max * f_max;
+  f *= sliding ? f_max / sqrt(f2) : Real(1);
+  const vec3<Real> capped = -(f + c.v_t * c_t) / (touching ? k_t : Real(1));
+  const vec3<Real> zero{0, 0, 0};
+  store(shear, select(touching, select(sliding, capped, u), zero));
+  return select(touching, f, zero);
 }
 
 template <class Real>
