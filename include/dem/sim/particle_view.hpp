@@ -51,7 +51,7 @@ DEM_HD inline vec3<T> load(const vec3<T>* v, std::uint32_t i) {
   return v[i];
 #else
   const T* f = &v[0].x;
-  const std::uint32_t k = 3 * i;  // 32-bit: gathers take 32-bit indices (add_particles caps the count)
+  const auto k = static_cast<std::int32_t>(3 * i);  // gathers take signed 32-bit indices (Simulator::max_particles)
   return {f[k], f[k + 1], f[k + 2]};
 #endif
 }
@@ -65,7 +65,8 @@ DEM_HD inline T load(const T* v, std::uint32_t i) {
     constexpr std::size_t n = sizeof(T) / 4;
     const word* w = reinterpret_cast<const word*>(v);
     std::array<std::uint32_t, n> out;
-    for (std::uint32_t k = 0; k < n; ++k) out[k] = w[static_cast<std::uint32_t>(n) * i + k];  // table sizes are checked
+    for (std::int32_t k = 0; k < static_cast<std::int32_t>(n); ++k)
+      out[k] = w[static_cast<std::int32_t>(n * i) + k];  // signed 32-bit, as above (table sizes are checked)
     return std::bit_cast<T>(out);
   }
 #endif

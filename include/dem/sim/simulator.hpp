@@ -264,9 +264,10 @@ class Simulator {
   // Where log messages (lost particles) go; nullptr silences them.
   void set_log(std::ostream* log) { log_ = log; }
 
-  // Kernels index per-particle vec3 arrays by float with 32-bit indices (3 i: sim::load), and the
-  // contact list's incident entries by 2 c.
-  static constexpr std::size_t max_particles = std::numeric_limits<std::uint32_t>::max() / 3;
+  // On the host, kernels read per-particle vec3 arrays float by float with signed 32-bit indices
+  // 3 i (sim::load: what vector gathers take); on a GPU indices are unsigned 32-bit.
+  static constexpr std::size_t max_particles =
+      Backend::is_device ? std::numeric_limits<std::uint32_t>::max() / 3 : std::numeric_limits<std::int32_t>::max() / 3;
 
   // ---- running -------------------------------------------------------------------------------
   void step(std::uint64_t n = 1) {
@@ -623,7 +624,7 @@ class Simulator {
     for (std::uint32_t a = 0; a < m; ++a)
       for (std::uint32_t b = 0; b < m; ++b)
         table[std::size_t(a) * m + b] = law::make_params(materials_.pair(static_cast<material_id>(a), static_cast<material_id>(b)));
-    if (table.size() * sizeof(typename law::params) / 4 >= std::numeric_limits<std::uint32_t>::max())
+    if (table.size() * sizeof(typename law::params) / 4 >= std::numeric_limits<std::int32_t>::max())
       throw std::invalid_argument("dem: " + std::to_string(m) + " materials make a pair-parameter table of " + std::to_string(table.size()) +
                                   " entries, too large to index with 32 bits; use fewer materials");
     params_.assign(table);
