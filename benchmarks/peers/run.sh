@@ -127,7 +127,8 @@ for N in $NS; do
 
   # ------------------------------------------------------------ HOOK: "ours" -------------------
   # If OURS_CMD is set it is run as:  $OURS_CMD <initial-lattice CSV> <N> <threads>
-  # and must settle SETTLE_STEPS steps, time TIMED_STEPS steps and print a line containing
+  # and must settle SETTLE_STEPS steps, time TIMED_STEPS steps (TIMED_REPEATS = REPEATS consecutive
+  # segments, reporting the fastest, as LIGGGHTS' repeats do) and print a line containing
   #   particle_steps_per_s=... bed_height=... packing_fraction=...
   # The table then gets an "ours" row and an ours/peer column for rows with the same N, threads.
   if [[ -z "${OURS_CMD:-}" && "$RUN_OURS" == 1 ]]; then
@@ -139,14 +140,14 @@ for N in $NS; do
   if [[ -n "${OURS_CMD:-}" ]]; then
     for T in $THREADS; do
       log "ours N=$N threads=$T: $OURS_CMD $WORK/bed_N$N.csv $N $T"
-      o=$(SETTLE_STEPS=$SETTLE_STEPS TIMED_STEPS=$TIMED_STEPS $OURS_CMD "$WORK/bed_N$N.csv" "$N" "$T" \
+      o=$(SETTLE_STEPS=$SETTLE_STEPS TIMED_STEPS=$TIMED_STEPS TIMED_REPEATS=$REPEATS $OURS_CMD "$WORK/bed_N$N.csv" "$N" "$T" \
             "$WORK/ours_N${N}_j$T.csv")
       op=$(kv particle_steps_per_s "$o")
       osec=$("$PY" -c "print(f'{$N*$TIMED_STEPS/$op:.4g}')")
       # Same analysis script as the peers, on the bed ours wrote.
       m=$("$PY" "$HERE/analyze_bed.py" "$WORK/ours_N${N}_j$T.csv" --L "$L")
       addrow ours "$N" "$T" "$osec" "$op" "$(kv bed_height "$m")" "$(kv packing_fraction "$m")" \
-             "$(kv contacts_per_particle "$o")" "settled by ours ($SETTLE_STEPS steps)"
+             "$(kv contacts_per_particle "$o")" "settled by ours ($SETTLE_STEPS steps); fastest of $REPEATS consecutive timed segments $(echo "$o" | grep -o 'segments=\[[^]]*\]' | cut -d= -f2) s"
     done
   fi
   # ------------------------------------------------------------ end of hook ---------------------
