@@ -12,6 +12,9 @@
 
 #if defined(_OPENMP)
 #include <omp.h>
+#if defined(__GLIBCXX__)
+#include <parallel/algorithm>  // libstdc++'s OpenMP parallel mode: __gnu_parallel::stable_sort
+#endif
 #endif
 
 namespace dem::backend {
@@ -79,7 +82,14 @@ struct host {
     order_.resize(n);
     std::iota(order_.begin(), order_.end(), 0u);
     const Key* k = keys.data();
-    std::stable_sort(order_.begin(), order_.end(), [k](std::uint32_t a, std::uint32_t b) { return k[a] < k[b]; });
+    const auto by_key = [k](std::uint32_t a, std::uint32_t b) { return k[a] < k[b]; };
+    // A stable sort's result is unique, so the parallel one (all threads) gives the same bits.
+#if defined(_OPENMP) && defined(__GLIBCXX__)
+    if (n >= parallel_threshold) __gnu_parallel::stable_sort(order_.begin(), order_.end(), by_key);
+    else std::stable_sort(order_.begin(), order_.end(), by_key);
+#else
+    std::stable_sort(order_.begin(), order_.end(), by_key);
+#endif
     std::vector<Key> ks(n);
     std::vector<std::uint32_t> vs(n);
     for (index_t i = 0; i < n; ++i) {
