@@ -218,7 +218,7 @@ run_big() {  # name, N, scenario filter, the 1e7 part it scales from, default by
 if [ -x "$bench" ]; then
   run_part copy 40 0.2 '^copy_bandwidth/'
   for n in 100000 1000000; do run_part "n$n" 150 0.3 "^(tiled_bed|contact_detection|free_fall)/cuda/hertz_mindlin/$n/"; done
-  run_part bed_10000000 120 0.5 '^(tiled_bed|contact_detection)/cuda/hertz_mindlin/10000000/'
+  run_part bed_10000000 200 0.5 '^(tiled_bed|contact_detection)/cuda/hertz_mindlin/10000000/'  # after 3000 resettle steps
   run_part free_fall_10000000 90 0.5 '^free_fall/cuda/hertz_mindlin/10000000/'
   run_big bed_30000000 30000000 'tiled_bed|contact_detection' bed_10000000 1500
   if (( $(left) > 100 )); then run_part matrix 120 0.3 '^tiled_bed/cuda/[a-z_]+/[a-z]+/[a-z0-9]+/1000000/'; else notes+=("skipped matrix: out of time"); fi
