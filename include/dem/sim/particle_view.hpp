@@ -55,18 +55,37 @@ DEM_HD inline vec3<T> load(const vec3<T>* v, std::uint32_t i) {
   return {f[k], f[k + 1], f[k + 2]};
 #endif
 }
+// Word-wise handling of small structs (law parameters, histories) on the host, where the vectoriser
+// needs it: words as wide as the struct's alignment (4 bytes for float fields, 8 for double), so
+// that each word maps onto one field. `word_wise<T>` says whether T qualifies.
+namespace detail {
+#if defined(__GNUC__)
+using word32_alias = std::uint32_t __attribute__((may_alias));
+using word64_alias = std::uint64_t __attribute__((may_alias));
+#endif
+}  // namespace detail
+template <class T>
+using struct_word = std::conditional_t<alignof(T) == 8, std::uint64_t, std::uint32_t>;
+template <class T>
+inline constexpr bool word_wise = (alignof(T) == 4 || alignof(T) == 8) && sizeof(T) % alignof(T) == 0 && std::is_trivially_copyable_v<T>;
+
 template <class T>
 DEM_HD inline T load(const T* v, std::uint32_t i) {
 #if defined(__GNUC__) && !DEM_DEVICE_CODE
-  // Structs of 4-byte words (force-law parameters) are read word by word, through a type that may
-  // alias anything, for the same reason: an index scaled by their size cannot be gathered.
-  if constexpr (sizeof(T) % 4 == 0 && sizeof(T) > 4 && std::is_trivially_copyable_v<T>) {
-    using word = std::uint32_t __attribute__((may_alias));
-    constexpr std::size_t n = sizeof(T) / 4;
-    const word* w = reinterpret_cast<const word*>(v);
-    std::array<std::uint32_t, n> out;
-    for (std::int32_t k = 0; k < static_cast<std::int32_t>(n); ++k)
-      out[k] = w[static_cast<std::int32_t>(n * i) + k];  // signed 32-bit, as above (table sizes are checked)
+  // Structs (force-law parameters) are read word by word, through a type that may alias anything,
+  // for the same reason: an index scaled by their size cannot be gathered.
+  if constexpr (word_wise<T> && sizeof(T) > alignof(T)) {
+    constexpr auto n = static_cast<std::int32_t>(sizeof(T) / sizeof(struct_word<T>));
+    const auto first = n * static_cast<std::int32_t>(i);  // signed 32-bit, as above (table sizes are checked)
+    std::array<struct_word<T>, n> out;
+    // may_alias types named directly (GCC ignores the attribute on a dependent type).
+    if constexpr (sizeof(struct_word<T>) == 8) {
+      const detail::word64_alias* w = reinterpret_cast<const detail::word64_alias*>(v);
+      for (std::int32_t k = 0; k < n; ++k) out[k] = w[first + k];
+    } else {
+      const detail::word32_alias* w = reinterpret_cast<const detail::word32_alias*>(v);
+      for (std::int32_t k = 0; k < n; ++k) out[k] = w[first + k];
+    }
     return std::bit_cast<T>(out);
   }
 #endif

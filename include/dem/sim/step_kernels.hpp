@@ -87,8 +87,8 @@ DEM_HD inline typename Law::history history_of(const typename Law::history* h, s
 template <class H>
 DEM_HD inline void keep_or_reset(bool keep, H& h) {
 #if !DEM_DEVICE_CODE
-  if constexpr (sizeof(H) % sizeof(std::uint32_t) == 0) {
-    using words = std::array<std::uint32_t, sizeof(H) / sizeof(std::uint32_t)>;
+  if constexpr (word_wise<H>) {
+    using words = std::array<struct_word<H>, sizeof(H) / sizeof(struct_word<H>)>;
     words now = std::bit_cast<words>(h);
     const words initial = std::bit_cast<words>(H{});
     for (std::size_t k = 0; k < now.size(); ++k) now[k] = keep ? now[k] : initial[k];
