@@ -884,8 +884,13 @@ class Simulator {
     num_contacts_ = nc;
     backend_.for_each(n, sim::copy_kernel<position_type>{pos_.data(), pos_ref_.data()});
     plane_near_.resize(n);
+    bool reach_found = false;  // rigid bodies test every plane
     if constexpr (!Policies::rigid)
-      if (n && num_planes()) backend_.for_each(n, sim::plane_reach_kernel<Policies>{view(), coord_, planes_.data(), num_planes(), static_cast<real>(detect)});
+      if (n && num_planes()) {
+        backend_.for_each(n, sim::plane_reach_kernel<Policies>{view(), coord_, planes_.data(), num_planes(), static_cast<real>(detect)});
+        reach_found = true;
+      }
+    if (!reach_found) plane_near_.fill(0);  // device memory starts undefined: no bit may name a plane that does not exist
     contacts_valid_ = true;
     ++rebuilds_;
   }
