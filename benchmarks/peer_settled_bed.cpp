@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
     sim.step(settle);
     double s = 0;
     std::string all;
+    const std::uint64_t rebuilds_before = sim.num_rebuilds();
     for (long r = 0; r < repeats; ++r) {
       const auto t0 = std::chrono::steady_clock::now();
       sim.step(timed);
@@ -65,9 +66,9 @@ int main(int argc, char** argv) {
       for (std::size_t i = 0; i < snap.size(); ++i)
         out << snap.position[i].x << ',' << snap.position[i].y << ',' << snap.position[i].z << ',' << snap.radius[i] << '\n';
     }
-    std::printf("seconds=%.4f particle_steps_per_s=%.4e bed_height=%.6e packing_fraction=%.4f contacts_per_particle=%.3f lost=%u segments=[%s]\n", s,
+    std::printf("seconds=%.4f particle_steps_per_s=%.4e bed_height=%.6e packing_fraction=%.4f contacts_per_particle=%.3f lost=%u rebuilds=%llu segments=[%s]\n", s,
                 static_cast<double>(n) * timed / s, h, phi, 2.0 * sim.num_touching_pairs() / static_cast<double>(n), sim.num_lost(),
-                all.c_str());
+                static_cast<unsigned long long>(sim.num_rebuilds() - rebuilds_before), all.c_str());
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "peer_settled_bed: %s\n", e.what());
