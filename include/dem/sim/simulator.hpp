@@ -665,6 +665,9 @@ class Simulator {
       if constexpr (Policies::rigid)
         backend_.for_each(num_contacts_, sim::rigid_pair_kernel<Policies>{view(), rigid(), coord_, pair_a_.data(), pair_b_.data(), history_.data(),
                                                                           params_.data(), num_materials(), results(), wildcards_view(), dt, t});
+      else if (!Backend::is_device && num_materials() == 1)  // CPU gathers are dear; a GPU reads the table from cache
+        backend_.for_each(num_contacts_, sim::pair_force_kernel<Policies, true>{view(), coord_, pair_a_.data(), pair_b_.data(), history_ptr(history_),
+                                                                          params_.data(), num_materials(), results(), wildcards_view(), dt, t});
       else
         backend_.for_each(num_contacts_, sim::pair_force_kernel<Policies>{view(), coord_, pair_a_.data(), pair_b_.data(), history_ptr(history_),
                                                                           params_.data(), num_materials(), results(), wildcards_view(), dt, t});
