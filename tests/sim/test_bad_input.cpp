@@ -207,3 +207,46 @@ TEST_CASE("lost particles are deactivated, counted and reported, never read out 
   s.step(10);  // rebuilds with an inactive particle keep working
   CHECK(s.num_lost() == 1);
 }
+
+// Enough particles for the host's vectorised end-of-step loop to run full vectors (the tests above
+// have two particles): one lost and, in a second run, one too fast, among 64.
+namespace {
+dem::particle_set row_of_64(std::uint32_t special, dem::vec3d special_velocity) {
+  dem::particle_set p;
+  for (std::uint32_t k = 0; k < 64; ++k) {
+    p.positions.push_back({-0.9 + 0.02 * (k % 8), -0.5 + 0.02 * (k / 8), 0});
+    p.radii.push_back(1e-3);
+    p.velocities.push_back(k == special ? special_velocity : dem::vec3d{0, 0, 0.01 * k});
+  }
+  return p;
+}
+}  // namespace
+
+TEST_CASE("lost and diverged particles among many") {
+  dem::simulation_config c = cfg();
+  c.gravity = {0, 0, 0};
+  c.max_speed = 5.0;
+  {
+    sim s(c);
+    const auto m = s.add_material({});
+    s.add_particles(row_of_64(37, {0, 0, 4}), m);  // reaches z = 1 after 25,000 steps
+    s.set_log(nullptr);
+    s.step(25100);
+    CHECK(s.num_lost() == 1);
+    CHECK(s.num_active() == 63);
+    const auto snap = s.snapshot();
+    CHECK(snap.active[37] == 0);
+    CHECK(snap.velocity[37].z == 0.0);
+    const double z = snap.position[37].z;
+    CHECK(z > 1.0);
+    s.step(10);  // the lost particle stays where it left
+    CHECK(s.snapshot().position[37].z == z);
+    CHECK(s.snapshot().position[63].z == doctest::Approx(25110 * 1e-5 * 0.63));
+  }
+  {
+    sim s(c);
+    const auto m = s.add_material({});
+    s.add_particles(row_of_64(41, {0, 5.5, 0}), m);
+    expect_divergence(s, 10, {"diverged at step 1 ", "particle 41", "config.max_speed"});
+  }
+}

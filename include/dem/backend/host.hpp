@@ -76,6 +76,25 @@ struct host {
     run(0, n, f);
   }
 
+  // Bitwise or of f(i) over [0, n), each thread over the contiguous range for_each gives it: a
+  // plain loop that GCC vectorises where f is branch-free (flags raised rarely, such as the status
+  // of sphere_finish_kernel). Host only: device backends keep the fused particle kernel.
+  template <class F>
+  std::uint32_t reduce_or(index_t n, const F& f) const {
+    std::uint32_t s = 0;
+#if defined(_OPENMP)
+    if (n >= parallel_threshold) {
+#pragma omp parallel reduction(| : s)
+      {
+        const auto t = static_cast<std::uint64_t>(omp_get_thread_num()), nt = static_cast<std::uint64_t>(omp_get_num_threads());
+        s |= run_or(static_cast<index_t>(n * t / nt), static_cast<index_t>(n * (t + 1) / nt), f);
+      }
+      return s;
+    }
+#endif
+    return run_or(0, n, f);
+  }
+
   // Stable sort of the first n (key, value) pairs by key.
   template <class Key>
   void sort_pairs(buffer<Key>& keys, buffer<std::uint32_t>& values, index_t n) {
@@ -161,6 +180,14 @@ struct host {
   static void run(index_t begin, index_t end, const F& f) {
     DEM_IVDEP
     for (index_t i = begin; i < end; ++i) f(i);
+  }
+
+  template <class F>
+  static std::uint32_t run_or(index_t begin, index_t end, const F& f) {
+    std::uint32_t s = 0;
+    DEM_IVDEP
+    for (index_t i = begin; i < end; ++i) s |= f(i);
+    return s;
   }
 
   static constexpr index_t chunk = 1024;

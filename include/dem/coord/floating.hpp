@@ -88,7 +88,8 @@ struct floating {
     DEM_HD static vec3<Real> difference(const params&, const position& a, const position& b) { return vec3<Real>(a - b); }
     DEM_HD static position displace(const params&, const position& p, const vec3<Real>& d) { return p + vec3<Stored>(d); }
     DEM_HD static bool inside(const params& c, const position& p) {
-      return p.x >= c.lo.x && p.y >= c.lo.y && p.z >= c.lo.z && p.x <= c.hi.x && p.y <= c.hi.y && p.z <= c.hi.z;
+      // & not &&: no branches, so that the host's integration loop vectorises.
+      return (p.x >= c.lo.x) & (p.y >= c.lo.y) & (p.z >= c.lo.z) & (p.x <= c.hi.x) & (p.y <= c.hi.y) & (p.z <= c.hi.z);
     }
     // Grid cell of p, clamped into the grid (positions outside the domain are deactivated elsewhere).
     DEM_HD static void cell_of(const params& c, const position& p, double inv_cell, const std::uint32_t dims[3],

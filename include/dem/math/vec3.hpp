@@ -40,7 +40,7 @@ template <class T> DEM_HD constexpr T norm2(vec3<T> a) { return dot(a, a); }
 template <class T> DEM_HD inline T norm(vec3<T> a) { using std::sqrt; return sqrt(dot(a, a)); }
 template <class T> DEM_HD inline bool all_finite(vec3<T> a) {
   using std::isfinite;
-  return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
+  return isfinite(a.x) & isfinite(a.y) & isfinite(a.z);  // & not &&: no branches (vectorisable loops)
 }
 
 // dst = v component by component. Kernels store results computed in registers with it: a

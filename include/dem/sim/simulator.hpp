@@ -675,10 +675,18 @@ class Simulator {
     const double vmax = cfg_.max_speed;
     const real vmax2 = std::isfinite(vmax * vmax) && vmax * vmax < double(std::numeric_limits<real>::max())
                            ? static_cast<real>(vmax * vmax) : std::numeric_limits<real>::max();
+    // On the host spheres finish the step in a loop of their own, which vectorises; device backends
+    // (and rigid bodies) finish in the particle kernel, saving a pass over memory.
+    constexpr bool separate_finish = !Backend::is_device && !Policies::rigid;
     backend_.for_each(num_particles_, sim::particle_update_kernel<Policies>{
                                           view(), coord_, incident_offset_.data(), incident_entry_.data(), results(),
                                           planes_.data(), num_planes(), history_ptr(wall_history_), params_.data(), num_materials(),
-                                          wildcards_view(), rigid(), vec3<real>(cfg_.gravity), dt, t, vmax2, integrate, status_.data()});
+                                          wildcards_view(), rigid(), vec3<real>(cfg_.gravity), dt, t, vmax2, integrate,
+                                          !separate_finish, status_.data()});
+    if constexpr (separate_finish) {
+      if (integrate && backend_.reduce_or(num_particles_, sim::sphere_finish_kernel<Policies>{view(), coord_, dt, vmax2}))
+        backend_.for_each(num_particles_, sim::status_kernel<coord_space>{view(), coord_, vmax2, status_.data()});
+    }
   }
 
   // The status words the kernels write (one small copy on a GPU).

@@ -341,7 +341,41 @@ DEM_HD inline vec3<typename P::real> finish_step(const particle_view<typename P:
   }
 }
 
-// Gathers contact forces, adds planes and gravity, then (when `integrate`) finishes the step.
+// What the end-of-step check found for a particle: nothing, a diverged state (non-finite, or faster
+// than config.max_speed) or a position outside the domain.
+enum particle_status : std::uint32_t { particle_ok = 0, particle_bad = 1, particle_lost = 2 };
+
+// From the state after the step, without branches (the host's integration loop vectorises). NaN
+// fails every comparison; a non-finite displacement comes from a non-finite velocity, which this
+// sees (velocity Verlet's drift uses the half-step velocity, whose NaN the kick keeps).
+template <class Space>
+DEM_HD inline std::uint32_t status_of(const particle_view<Space>& p, const typename Space::params& coord, index_t i,
+                                      typename Space::real max_speed2) {
+  const bool bad = !(norm2(p.vel[i]) <= max_speed2) | !all_finite(p.omega[i]);
+  const bool lost = !bad & !Space::inside(coord, p.pos[i]);
+  return (bad ? std::uint32_t{particle_bad} : 0u) | (lost ? std::uint32_t{particle_lost} : 0u);
+}
+
+// Records a status: the smallest diverged particle, or a lost particle taken out of the simulation.
+template <class Space>
+DEM_HD inline void record_status(const particle_view<Space>& p, index_t i, std::uint32_t s, std::uint32_t* status) {
+  using Real = typename Space::real;
+  if (s & particle_bad) {
+    atomic::min(&status[bad_particle], i);
+  } else if (s & particle_lost) {
+    p.active[i] = 0;
+    p.vel[i] = p.omega[i] = vec3<Real>{0, 0, 0};
+    atomic::add(&status[lost_count], 1u);
+  }
+}
+
+template <class T>
+DEM_HD inline void assign(T& dst, const T& v) { dst = v; }
+template <class T>
+DEM_HD inline void assign(vec3<T>& dst, const vec3<T>& v) { store(dst, v); }  // component-wise (see store)
+
+// Gathers contact forces, adds planes and gravity, then (when `integrate` and `finish`) finishes
+// the step. The host passes finish = false for spheres and runs sphere_finish_kernel instead.
 // The sum runs in the incident list's order, which is canonical (by partner id): the result does
 // not depend on thread count, storage order or when the contact list was built.
 template <class P>
@@ -368,10 +402,14 @@ struct particle_update_kernel {
   Real dt, time;
   Real max_speed2;
   bool integrate;
+  bool finish;
   std::uint32_t* status;
 
   DEM_HD DEM_FLATTEN void operator()(index_t i) const {
-    if (!p.active[i]) return;
+    if (!p.active[i]) {  // no force on a particle out of the simulation (sphere_finish_kernel relies on it)
+      p.force[i] = p.torque[i] = vec3<Real>{0, 0, 0};
+      return;
+    }
     vec3<G> f{0, 0, 0}, t{0, 0, 0};
     typename traits::owner_wildcards owner_sum{};
     typename traits::geometry_wildcards geometry_sum{};
@@ -397,18 +435,54 @@ struct particle_update_kernel {
     // Once per step, after every contact has read the old values.
     if constexpr (traits::writes_owner_wildcards) wc.owner[i] += owner_sum;
     if constexpr (traits::writes_geometry_wildcards) wc.geometry[i] += geometry_sum;
+    if (!finish) return;
     const vec3<Real> dx = finish_step<P>(p, r, i, fr, tr, dt);
-    p.pos[i] = moved(coord, p, i, dx);
-    const Real v2 = norm2(p.vel[i]);
-    if (!(v2 <= max_speed2) || !all_finite(p.omega[i]) || !all_finite(dx)) {  // NaN fails every comparison
-      atomic::min(&status[bad_particle], i);
-      return;
-    }
-    if (!Space::inside(coord, p.pos[i])) {
-      p.active[i] = 0;
-      p.vel[i] = p.omega[i] = vec3<Real>{0, 0, 0};
-      atomic::add(&status[lost_count], 1u);
-    }
+    assign(p.pos[i], moved(coord, p, i, dx));
+    if (const std::uint32_t s = status_of(p, coord, i, max_speed2)) record_status(p, i, s, status);
+  }
+};
+
+// The end of a step for spheres on the host, as a loop of its own: branch-free, so GCC vectorises
+// it (inside the particle kernel, after the variable-length gather, it ran scalar). Reads the force
+// and torque the particle kernel stored (zero for inactive particles, which with a zero
+// displacement leaves their state as it is). Returns the particle's status; the backend ors them, and the
+// rare step with one runs status_kernel to record them.
+template <class P>
+struct sphere_finish_kernel {
+  static_assert(!P::rigid, "sphere_finish_kernel integrates spheres; rigid bodies finish in particle_update_kernel");
+  using Real = typename P::real;
+  using Space = typename P::coord_space;
+  particle_view<Space> p;
+  typename Space::params coord;
+  Real dt, max_speed2;
+
+  DEM_HD DEM_KERNEL std::uint32_t operator()(index_t i) const {
+    const bool active = p.active[i] != 0;
+    // Indexed as structs, not through sim::load: consecutive particles' vec3s are then grouped
+    // loads (a few permutes), not gathers. No select on the velocities: the particle kernel gave
+    // inactive particles zero force and torque, so the kick leaves them as they are (a select made
+    // GCC load the force only for active particles, a masked load of a 3-float group that it
+    // cannot vectorise).
+    const vec3<Real> zero{0, 0, 0};
+    integrate::motion<Real> m{p.vel[i], p.omega[i], p.force[i], p.torque[i], p.inv_mass[i], p.inv_inertia[i]};
+    const vec3<Real> dx = select(active, P::integrator::post_force(m, dt), zero);
+    store(p.vel[i], m.velocity);
+    store(p.omega[i], m.omega);
+    assign(p.pos[i], moved(coord, p, i, dx));
+    return status_of(p, coord, i, max_speed2) & (0u - std::uint32_t{active});  // a mask, not a ?: (which became a branch)
+  }
+};
+
+// Records the status of every active particle (after sphere_finish_kernel reported one).
+template <class Space>
+struct status_kernel {
+  particle_view<Space> p;
+  typename Space::params coord;
+  typename Space::real max_speed2;
+  std::uint32_t* status;
+  DEM_HD void operator()(index_t i) const {
+    if (!p.active[i]) return;
+    if (const std::uint32_t s = status_of(p, coord, i, max_speed2)) record_status(p, i, s, status);
   }
 };
 
