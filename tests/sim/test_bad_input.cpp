@@ -250,3 +250,25 @@ TEST_CASE("lost and diverged particles among many") {
     expect_divergence(s, 10, {"diverged at step 1 ", "particle 41", "config.max_speed"});
   }
 }
+
+// Listed pairs hold active particles only (the sphere pair kernel does not check): a particle that
+// leaves the domain next to another must stop acting on it at once, not at the next skin rebuild.
+TEST_CASE("a lost particle no longer touches anything") {
+  dem::simulation_config c = cfg();
+  c.gravity = {0, 0, 0};
+  sim s(c);
+  const auto m = s.add_material({});
+  dem::particle_set p;
+  p.positions = {{1 - 1e-6, 0, 0}, {1 - 1e-6 - 2e-3 - 5e-6, 0, 0}};  // 5 um apart: a listed pair
+  p.radii = {1e-3, 1e-3};
+  p.velocities = {{1, 0, 0}, {0.5, 0, 0}};  // the first leaves in one step; the second runs into where it stopped
+  s.add_particles(p, m);
+  s.set_log(nullptr);
+  s.step(1);
+  CHECK(s.num_lost() == 1);
+  s.step(14);  // 65 um further: deep into the lost particle, but less than half the margin (no skin rebuild)
+  const auto snap = s.snapshot();
+  CHECK(snap.active[1] == 1);
+  CHECK(snap.velocity[1].x == doctest::Approx(0.5).epsilon(1e-12));
+  CHECK(snap.position[1].x > snap.position[0].x - 2e-3 + 5e-5);  // overlaps the lost particle's place by > 50 um
+}

@@ -715,6 +715,7 @@ class Simulator {
         *log_ << "dem: step " << steps_ << ": " << (s[sim::lost_count] - lost_) << " particle(s) left the domain and were deactivated ("
               << s[sim::lost_count] << " in total)\n";
       lost_ = s[sim::lost_count];
+      contacts_valid_ = false;  // the pair kernel assumes listed pairs hold active particles only
     }
   }
 

@@ -129,8 +129,9 @@ struct pair_force_kernel {
     typename Shape::template pair_geometry<Real> g;
     const Real ra = p.radius[a], rb = p.radius[b];
     const auto pa = load(p.pos, a);
-    const bool touching = Shape::collide(Space::difference(coord, pa, load(p.pos, b)), ra, rb, g, range_of<Law, Real>(prm)) &
-                          (p.active[a] != 0) & (p.active[b] != 0);
+    // Both particles are active: lists are built from active particles, and losing one invalidates
+    // the list before the next force evaluation (Simulator::check_status).
+    const bool touching = Shape::collide(Space::difference(coord, pa, load(p.pos, b)), ra, rb, g, range_of<Law, Real>(prm));
     const force::contact<Real> ct = make_contact(g, Space::to_real(coord, pa), load(p.vel, a), load(p.omega, a), load(p.vel, b), load(p.omega, b),
                                                  ra * rb / (ra + rb), Real(1) / (p.inv_mass[a] + p.inv_mass[b]),
                                                  Real(1) / (p.inv_inertia[a] + p.inv_inertia[b]), ma, mb, false, dt, time);
