@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -93,6 +94,27 @@ struct host {
     }
 #endif
     return run_or(0, n, f);
+  }
+
+  // Largest f(i) over [0, n) for an unsigned integer f (0 when n == 0); vectorises as reduce_or
+  // does. Host only, like reduce_or.
+  template <class F>
+  auto reduce_max_unsigned(index_t n, const F& f) const {
+    using U = decltype(f(index_t{0}));
+    static_assert(std::is_unsigned_v<U>, "reduce_max_unsigned: f must return an unsigned integer");
+    U s = 0;
+#if defined(_OPENMP)
+    if (n >= parallel_threshold) {
+#pragma omp parallel reduction(max : s)
+      {
+        const auto t = static_cast<std::uint64_t>(omp_get_thread_num()), nt = static_cast<std::uint64_t>(omp_get_num_threads());
+        const U mine = run_max(static_cast<index_t>(n * t / nt), static_cast<index_t>(n * (t + 1) / nt), f);
+        s = s > mine ? s : mine;
+      }
+      return s;
+    }
+#endif
+    return run_max(0, n, f);
   }
 
   // Stable sort of the first n (key, value) pairs by key.
@@ -187,6 +209,17 @@ struct host {
     std::uint32_t s = 0;
     DEM_IVDEP
     for (index_t i = begin; i < end; ++i) s |= f(i);
+    return s;
+  }
+
+  template <class F>
+  static auto run_max(index_t begin, index_t end, const F& f) {
+    decltype(f(index_t{0})) s = 0;
+    DEM_IVDEP
+    for (index_t i = begin; i < end; ++i) {
+      const auto v = f(i);
+      s = s > v ? s : v;
+    }
     return s;
   }
 

@@ -642,10 +642,18 @@ class Simulator {
     max_range_ = range;
   }
 
+  // On the host spheres start and finish the step in loops of their own, which vectorise
+  // (sphere_start_kernel, sphere_finish_kernel); device backends (and rigid bodies) finish in the
+  // particle kernel, saving a pass over memory.
+  static constexpr bool separate_integration = !Backend::is_device && !Policies::rigid;
+
   void one_step() {
     const real dt = static_cast<real>(cfg_.dt);
     double moved2;
-    if constexpr (Policies::integrator::needs_initial_force)
+    if constexpr (Policies::integrator::needs_initial_force && separate_integration) {
+      using start = sim::sphere_start_kernel<Policies>;
+      moved2 = start::value(backend_.reduce_max_unsigned(num_particles_, start{view(), coord_, dt}));
+    } else if constexpr (Policies::integrator::needs_initial_force)
       moved2 = backend_.reduce_max(num_particles_, sim::pre_force_kernel<Policies>{view(), rigid(), coord_, dt});
     else
       moved2 = backend_.reduce_max(num_particles_, sim::displacement2<coord_space>{view(), coord_});
@@ -675,15 +683,12 @@ class Simulator {
     const double vmax = cfg_.max_speed;
     const real vmax2 = std::isfinite(vmax * vmax) && vmax * vmax < double(std::numeric_limits<real>::max())
                            ? static_cast<real>(vmax * vmax) : std::numeric_limits<real>::max();
-    // On the host spheres finish the step in a loop of their own, which vectorises; device backends
-    // (and rigid bodies) finish in the particle kernel, saving a pass over memory.
-    constexpr bool separate_finish = !Backend::is_device && !Policies::rigid;
     backend_.for_each(num_particles_, sim::particle_update_kernel<Policies>{
                                           view(), coord_, incident_offset_.data(), incident_entry_.data(), results(),
                                           planes_.data(), num_planes(), history_ptr(wall_history_), params_.data(), num_materials(),
                                           wildcards_view(), rigid(), vec3<real>(cfg_.gravity), dt, t, vmax2, integrate,
-                                          !separate_finish, status_.data()});
-    if constexpr (separate_finish) {
+                                          !separate_integration, status_.data()});
+    if constexpr (separate_integration) {
       if (integrate && backend_.reduce_or(num_particles_, sim::sphere_finish_kernel<Policies>{view(), coord_, dt, vmax2}))
         backend_.for_each(num_particles_, sim::status_kernel<coord_space>{view(), coord_, vmax2, status_.data()});
     }

@@ -6,6 +6,8 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #include "dem/backend/atomic.hpp"
 #include "dem/config.hpp"
@@ -503,6 +505,38 @@ struct pre_force_kernel {
     const vec3<Real> dx = start_step<P>(p, r, i, dt);
     p.pos[i] = moved(coord, p, i, dx);
     return static_cast<double>(norm2(Space::difference(coord, p.pos[i], p.pos_ref[i])));
+  }
+};
+
+// pre_force_kernel for spheres on the host, branch-free so that GCC vectorises it: the squared
+// displacement is returned as the bits of a non-negative float (ordered as unsigned integers, so
+// the backend's integer max reduction, which vectorises, finds the largest; see value()). Inactive particles have zero force (particle_update_kernel) and get a
+// zero drift, so their state does not change.
+template <class P>
+struct sphere_start_kernel {
+  static_assert(!P::rigid, "sphere_start_kernel integrates spheres; rigid bodies use pre_force_kernel");
+  using Real = typename P::real;
+  using Space = typename P::coord_space;
+  using bits = std::conditional_t<sizeof(Real) == 8, std::uint64_t, std::uint32_t>;
+  particle_view<Space> p;
+  typename Space::params coord;
+  Real dt;
+  DEM_HD DEM_KERNEL bits operator()(index_t i) const {
+    const bool active = p.active[i] != 0;
+    const vec3<Real> zero{0, 0, 0};
+    integrate::motion<Real> m{p.vel[i], p.omega[i], p.force[i], p.torque[i], p.inv_mass[i], p.inv_inertia[i]};
+    const vec3<Real> dx = select(active, P::integrator::pre_force(m, dt), zero);
+    store(p.vel[i], m.velocity);
+    store(p.omega[i], m.omega);
+    assign(p.pos[i], moved(coord, p, i, dx));
+    // Masks, not ?: (which GCC turned into branches around the reduction).
+    return std::bit_cast<bits>(norm2(Space::difference(coord, p.pos[i], p.pos_ref[i]))) & (bits{0} - bits{active});
+  }
+  // The reduction's result back as the squared displacement; NaN bits order above +inf's and come
+  // back as +inf, so that a NaN forces a rebuild (a NaN compared with the skin would not).
+  static double value(bits b) {
+    constexpr bits inf = std::bit_cast<bits>(std::numeric_limits<Real>::infinity());
+    return b >= inf ? std::numeric_limits<double>::infinity() : static_cast<double>(std::bit_cast<Real>(b));
   }
 };
 
