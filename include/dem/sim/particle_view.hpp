@@ -88,8 +88,12 @@ DEM_HD inline T load(const T* v, std::uint32_t i) {
     }
     return std::bit_cast<T>(out);
   }
-#endif
+  // Scalars too: with the unsigned index widened to 64 bits GCC cannot gather and builds each
+  // vector from 16 scalar loads.
+  return v[static_cast<std::int32_t>(i)];
+#else
   return v[i];
+#endif
 }
 
 // Rigid (non-spherical) bodies: orientation, principal inertia and shape of each body, and the

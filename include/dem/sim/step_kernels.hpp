@@ -126,17 +126,17 @@ struct pair_force_kernel {
   DEM_HD DEM_KERNEL void operator()(index_t c) const {
     const std::uint32_t a = pair_a[c], b = pair_b[c];
     // With one material the parameters are the same for every pair: read once, not gathered.
-    const material_id ma = OneMaterial ? 0 : p.material[a], mb = OneMaterial ? 0 : p.material[b];
+    const material_id ma = OneMaterial ? 0 : load(p.material, a), mb = OneMaterial ? 0 : load(p.material, b);
     const typename Law::params prm = OneMaterial ? table[0] : load(table, ma * num_materials + mb);
     typename Shape::template pair_geometry<Real> g;
-    const Real ra = p.radius[a], rb = p.radius[b];
+    const Real ra = load(p.radius, a), rb = load(p.radius, b);
     const auto pa = load(p.pos, a);
     // Both particles are active: lists are built from active particles, and losing one invalidates
     // the list before the next force evaluation (Simulator::check_status).
     const bool touching = Shape::collide(Space::difference(coord, pa, load(p.pos, b)), ra, rb, g, range_of<Law, Real>(prm));
     const force::contact<Real> ct = make_contact(g, Space::to_real(coord, pa), load(p.vel, a), load(p.omega, a), load(p.vel, b), load(p.omega, b),
-                                                 ra * rb / (ra + rb), Real(1) / (p.inv_mass[a] + p.inv_mass[b]),
-                                                 Real(1) / (p.inv_inertia[a] + p.inv_inertia[b]), ma, mb, false, dt, time);
+                                                 ra * rb / (ra + rb), Real(1) / (load(p.inv_mass, a) + load(p.inv_mass, b)),
+                                                 Real(1) / (load(p.inv_inertia, a) + load(p.inv_inertia, b)), ma, mb, false, dt, time);
     typename Law::history none{};
     typename Law::history& h = [&]() -> typename Law::history& {
       if constexpr (traits::has_history) return history[c];
