@@ -445,6 +445,25 @@ struct particle_update_kernel {
   }
 };
 
+// The first (before the force evaluation) or second half of a step for sphere i, without branches,
+// for the host's vectorised loops below. Indexed as structs, not through sim::load: consecutive
+// particles' vec3s are then grouped loads (a few permutes), not gathers. No select on the
+// velocities: the particle kernel gives inactive particles zero force and torque, so the kicks leave
+// them as they are, and their drift is selected to zero (a select on the loaded force made GCC load
+// it only for active particles, a masked load of a 3-float group that it cannot vectorise).
+template <class P, bool First>
+DEM_HD inline void sphere_half_step(const particle_view<typename P::coord_space>& p, const typename P::coord_space::params& coord,
+                                    index_t i, typename P::real dt, bool active) {
+  using Real = typename P::real;
+  integrate::motion<Real> m{p.vel[i], p.omega[i], p.force[i], p.torque[i], p.inv_mass[i], p.inv_inertia[i]};
+  vec3<Real> dx;
+  if constexpr (First) dx = P::integrator::pre_force(m, dt);
+  else dx = P::integrator::post_force(m, dt);
+  store(p.vel[i], m.velocity);
+  store(p.omega[i], m.omega);
+  assign(p.pos[i], moved(coord, p, i, select(active, dx, vec3<Real>{0, 0, 0})));
+}
+
 // The end of a step for spheres on the host, as a loop of its own: branch-free, so GCC vectorises
 // it (inside the particle kernel, after the variable-length gather, it ran scalar). Reads the force
 // and torque the particle kernel stored (zero for inactive particles, which with a zero
@@ -461,17 +480,7 @@ struct sphere_finish_kernel {
 
   DEM_HD DEM_KERNEL std::uint32_t operator()(index_t i) const {
     const bool active = p.active[i] != 0;
-    // Indexed as structs, not through sim::load: consecutive particles' vec3s are then grouped
-    // loads (a few permutes), not gathers. No select on the velocities: the particle kernel gave
-    // inactive particles zero force and torque, so the kick leaves them as they are (a select made
-    // GCC load the force only for active particles, a masked load of a 3-float group that it
-    // cannot vectorise).
-    const vec3<Real> zero{0, 0, 0};
-    integrate::motion<Real> m{p.vel[i], p.omega[i], p.force[i], p.torque[i], p.inv_mass[i], p.inv_inertia[i]};
-    const vec3<Real> dx = select(active, P::integrator::post_force(m, dt), zero);
-    store(p.vel[i], m.velocity);
-    store(p.omega[i], m.omega);
-    assign(p.pos[i], moved(coord, p, i, dx));
+    sphere_half_step<P, false>(p, coord, i, dt, active);
     return status_of(p, coord, i, max_speed2) & (0u - std::uint32_t{active});  // a mask, not a ?: (which became a branch)
   }
 };
@@ -523,12 +532,7 @@ struct sphere_start_kernel {
   Real dt;
   DEM_HD DEM_KERNEL bits operator()(index_t i) const {
     const bool active = p.active[i] != 0;
-    const vec3<Real> zero{0, 0, 0};
-    integrate::motion<Real> m{p.vel[i], p.omega[i], p.force[i], p.torque[i], p.inv_mass[i], p.inv_inertia[i]};
-    const vec3<Real> dx = select(active, P::integrator::pre_force(m, dt), zero);
-    store(p.vel[i], m.velocity);
-    store(p.omega[i], m.omega);
-    assign(p.pos[i], moved(coord, p, i, dx));
+    sphere_half_step<P, true>(p, coord, i, dt, active);
     // Masks, not ?: (which GCC turned into branches around the reduction).
     return std::bit_cast<bits>(norm2(Space::difference(coord, p.pos[i], p.pos_ref[i]))) & (bits{0} - bits{active});
   }
