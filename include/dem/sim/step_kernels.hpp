@@ -467,8 +467,8 @@ DEM_HD inline void sphere_half_step(const particle_view<typename P::coord_space>
 // The end of a step for spheres on the host, as a loop of its own: branch-free, so GCC vectorises
 // it (inside the particle kernel, after the variable-length gather, it ran scalar). Reads the force
 // and torque the particle kernel stored (zero for inactive particles, which with a zero
-// displacement leaves their state as it is). Returns the particle's status; the backend ors them, and the
-// rare step with one runs status_kernel to record them.
+// displacement leaves their state as it is). Returns the particle's status; the backend ors them,
+// and the rare step with one runs status_kernel to record them.
 template <class P>
 struct sphere_finish_kernel {
   static_assert(!P::rigid, "sphere_finish_kernel integrates spheres; rigid bodies finish in particle_update_kernel");
@@ -519,8 +519,9 @@ struct pre_force_kernel {
 
 // pre_force_kernel for spheres on the host, branch-free so that GCC vectorises it: the squared
 // displacement is returned as the bits of a non-negative float (ordered as unsigned integers, so
-// the backend's integer max reduction, which vectorises, finds the largest; see value()). Inactive particles have zero force (particle_update_kernel) and get a
-// zero drift, so their state does not change.
+// the backend's integer max reduction, which vectorises, finds the largest; see value()).
+// Inactive particles have zero force (particle_update_kernel) and get a zero drift, so their state
+// does not change.
 template <class P>
 struct sphere_start_kernel {
   static_assert(!P::rigid, "sphere_start_kernel integrates spheres; rigid bodies use pre_force_kernel");
