@@ -68,8 +68,8 @@ struct host {
     if (n >= parallel_threshold) {
 #pragma omp parallel
       {
-        const auto t = static_cast<std::uint64_t>(omp_get_thread_num()), nt = static_cast<std::uint64_t>(omp_get_num_threads());
-        run(static_cast<index_t>(n * t / nt), static_cast<index_t>(n * (t + 1) / nt), f);
+        const auto [begin, end] = my_range(n);
+        run(begin, end, f);
       }
       return;
     }
@@ -87,8 +87,8 @@ struct host {
     if (n >= parallel_threshold) {
 #pragma omp parallel reduction(| : s)
       {
-        const auto t = static_cast<std::uint64_t>(omp_get_thread_num()), nt = static_cast<std::uint64_t>(omp_get_num_threads());
-        s |= run_or(static_cast<index_t>(n * t / nt), static_cast<index_t>(n * (t + 1) / nt), f);
+        const auto [begin, end] = my_range(n);
+        s |= run_or(begin, end, f);
       }
       return s;
     }
@@ -107,8 +107,8 @@ struct host {
     if (n >= parallel_threshold) {
 #pragma omp parallel reduction(max : s)
       {
-        const auto t = static_cast<std::uint64_t>(omp_get_thread_num()), nt = static_cast<std::uint64_t>(omp_get_num_threads());
-        const U mine = run_max(static_cast<index_t>(n * t / nt), static_cast<index_t>(n * (t + 1) / nt), f);
+        const auto [begin, end] = my_range(n);
+        const U mine = run_max(begin, end, f);
         s = s > mine ? s : mine;
       }
       return s;
@@ -198,6 +198,14 @@ struct host {
   void synchronize() const {}
 
  private:
+#if defined(_OPENMP)
+  // The calling thread's contiguous share of [0, n) inside a parallel region.
+  static std::pair<index_t, index_t> my_range(index_t n) {
+    const auto t = static_cast<std::uint64_t>(omp_get_thread_num()), nt = static_cast<std::uint64_t>(omp_get_num_threads());
+    return {static_cast<index_t>(n * t / nt), static_cast<index_t>(n * (t + 1) / nt)};
+  }
+#endif
+
   template <class F>
   static void run(index_t begin, index_t end, const F& f) {
     DEM_IVDEP
