@@ -53,8 +53,9 @@
 //                             reach; where the kernels test every plane, M counts per particle instead)
 // bytes_moved_per_particle_step = (N x per particle + pairs x per pair + plane contacts x (M + 2Hp)) / N.
 // The model counts the device form of the step. On the host, spheres finish the step in a loop of
-// their own (sphere_finish_kernel, which vectorises): it reads force, torque, vel, omega, inv_mass,
-// inv_inertia, the active flag and the position again, about 2V + R + A more per particle.
+// their own (sphere_finish_kernel, which vectorises): it reads the force and torque back and the
+// active flag and inverse mass again, about 2V + R + A more per particle (the rest it reads, the
+// particle kernel then no longer does; sphere_start_kernel moves what pre_force_kernel moves).
 // For Hertz-Mindlin (H = Hp = 12), single precision, floating coordinates: 289 bytes per particle (305
 // on a GPU), 124 per listed pair, 26 per plane contact; about 720 per particle-step on the bed (3.4
 // listed pairs per particle), 238 (254 on a GPU) in free fall. The (particle, plane) contacts are
