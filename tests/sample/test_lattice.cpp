@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
 
 #include "dem/sample/lattice.hpp"
 
@@ -69,4 +70,41 @@ TEST_CASE("radius spread, jitter, count limit and determinism") {
   CHECK(dem::sample::cubic_lattice(box, o).positions[0] != a.positions[0]);
   o.radius = -1;
   CHECK_THROWS_WITH_AS(dem::sample::cubic_lattice(box, o), doctest::Contains("radius is -1"), std::invalid_argument);
+}
+
+// The default spacing leaves room for the jitter: no overlap for any seed, spread or jitter (the
+// README's first program once started with an overlap because the jitter was not accounted for).
+TEST_CASE("default spacing never overlaps, over seeds, spreads and jitters, for both samplers") {
+  const dem::aabb box{{0, 0, 0}, {0.012, 0.012, 0.012}};
+  int sets = 0;
+  for (const bool hcp : {false, true})
+    for (const double spread : {0.0, 0.1, 0.3})
+      for (const double jitter : {0.0, 1e-4, 2.5e-4, 5e-4})
+        for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+          dem::sample::lattice_options o;
+          o.radius = 1e-3;
+          o.radius_spread = spread;
+          o.jitter = jitter;
+          o.seed = seed;
+          const auto s = hcp ? dem::sample::hexagonal_close_packing(box, o) : dem::sample::cubic_lattice(box, o);
+          INFO("hcp " << hcp << " spread " << spread << " jitter " << jitter << " seed " << seed << " count " << s.size());
+          REQUIRE(s.size() >= 8);
+          CHECK(min_gap(s) > 0);
+          ++sets;
+        }
+  CHECK(sets == 2 * 3 * 4 * 8);
+}
+
+TEST_CASE("default spacing: the bound it uses") {
+  dem::sample::lattice_options o;
+  o.radius = 1e-3;
+  o.radius_spread = 0.1;
+  o.jitter = 2e-4;
+  CHECK(dem::sample::default_spacing(o) == doctest::Approx(2 * 1.1e-3 * 1.01 + 2 * 2e-4));
+  CHECK(dem::sample::default_spacing(o, true) == doctest::Approx(2 * 1.1e-3 * 1.01 + 2 * std::sqrt(3.0) * 2e-4));
+  // With the spacing the old default gave (jitter not counted) large jitters do overlap: the test
+  // above can fail.
+  o.jitter = 5e-4;
+  o.spacing = 2 * 1.1e-3 * 1.01;
+  CHECK(min_gap(dem::sample::cubic_lattice({{0, 0, 0}, {0.012, 0.012, 0.012}}, o)) < 0);
 }

@@ -17,7 +17,7 @@ namespace dem::sample {
 struct lattice_options {
   double radius = 1e-3;          // mean radius
   double radius_spread = 0;      // radii uniform in radius * [1 - spread, 1 + spread]
-  double spacing = 0;            // centre distance; 0: 2 * radius * (1 + spread) * 1.01 (no overlap)
+  double spacing = 0;            // centre distance; 0: the smallest that cannot overlap (default_spacing)
   double jitter = 0;             // each coordinate moved by uniform [-jitter, jitter] (m)
   std::size_t max_count = std::numeric_limits<std::size_t>::max();
   std::uint64_t seed = 42;
@@ -39,6 +39,14 @@ inline void check(const aabb& box, const lattice_options& o) {
   if (!(o.spacing >= 0)) throw std::invalid_argument("dem::sample: spacing is " + std::to_string(o.spacing) + ", but it must be >= 0");
 }
 
+// Smallest centre distance at which no two spheres can overlap: twice the largest radius (plus 1 %),
+// plus what the jitter can take away. Each coordinate moves by at most `jitter`, so two neighbours
+// come closer by at most 2 jitter along a lattice axis (cubic: some coordinate of every lattice
+// vector is at least the spacing) and by at most 2 sqrt(3) jitter in any direction (hcp).
+inline double min_spacing(const lattice_options& o, bool axis_aligned) {
+  return 2 * o.radius * (1 + o.radius_spread) * 1.01 + (axis_aligned ? 2.0 : 2.0 * std::sqrt(3.0)) * o.jitter;
+}
+
 // Adds a particle at p if it fits inside the box with its largest possible radius and jitter.
 inline bool place(particle_set& s, const aabb& box, const lattice_options& o, vec3d p, std::mt19937_64& g) {
   if (s.size() >= o.max_count) return false;
@@ -54,10 +62,13 @@ inline bool place(particle_set& s, const aabb& box, const lattice_options& o, ve
 }
 }  // namespace detail
 
+// The spacing a sampler uses when lattice_options::spacing is 0 (no overlap for any seed).
+inline double default_spacing(const lattice_options& o, bool hexagonal = false) { return detail::min_spacing(o, !hexagonal); }
+
 // Simple cubic lattice filling `box`, x fastest, then y, then z (bottom layers first).
 inline particle_set cubic_lattice(const aabb& box, const lattice_options& o) {
   detail::check(box, o);
-  const double a = o.spacing > 0 ? o.spacing : 2 * o.radius * (1 + o.radius_spread) * 1.01;
+  const double a = o.spacing > 0 ? o.spacing : detail::min_spacing(o, true);
   const double m = o.radius * (1 + o.radius_spread) + o.jitter;
   std::mt19937_64 g(o.seed);
   particle_set s;
@@ -71,7 +82,7 @@ inline particle_set cubic_lattice(const aabb& box, const lattice_options& o) {
 // Hexagonal close packing (ABAB layers) filling `box`; packing fraction 0.74 at spacing 2r.
 inline particle_set hexagonal_close_packing(const aabb& box, const lattice_options& o) {
   detail::check(box, o);
-  const double a = o.spacing > 0 ? o.spacing : 2 * o.radius * (1 + o.radius_spread) * 1.01;
+  const double a = o.spacing > 0 ? o.spacing : detail::min_spacing(o, false);
   const double m = o.radius * (1 + o.radius_spread) + o.jitter;
   const double row = a * std::sqrt(3.0) / 2;        // distance between rows in a layer
   const double layer = a * std::sqrt(6.0) / 3;      // distance between layers
