@@ -9,13 +9,11 @@
 #include <utility>
 #include <vector>
 
+#include "dem/backend/radix_sort.hpp"
 #include "dem/config.hpp"
 
 #if defined(_OPENMP)
 #include <omp.h>
-#if defined(__GLIBCXX__)
-#include <parallel/algorithm>  // libstdc++'s OpenMP parallel mode: __gnu_parallel::stable_sort
-#endif
 #endif
 
 namespace dem::backend {
@@ -117,28 +115,12 @@ struct host {
     return run_max(0, n, f);
   }
 
-  // Stable sort of the first n (key, value) pairs by key.
+  // Stable sort of the first n (key, value) pairs by key: an LSD radix sort (backend/radix_sort.hpp)
+  // over the key bytes that vary, parallel above 2^14 pairs; a stable sort's result is unique, so
+  // the thread count cannot change it.
   template <class Key>
   void sort_pairs(buffer<Key>& keys, buffer<std::uint32_t>& values, index_t n) {
-    order_.resize(n);
-    std::iota(order_.begin(), order_.end(), 0u);
-    const Key* k = keys.data();
-    const auto by_key = [k](std::uint32_t a, std::uint32_t b) { return k[a] < k[b]; };
-    // A stable sort's result is unique, so the parallel one (all threads) gives the same bits.
-#if defined(_OPENMP) && defined(__GLIBCXX__)
-    if (n >= parallel_threshold) __gnu_parallel::stable_sort(order_.begin(), order_.end(), by_key);
-    else std::stable_sort(order_.begin(), order_.end(), by_key);
-#else
-    std::stable_sort(order_.begin(), order_.end(), by_key);
-#endif
-    std::vector<Key> ks(n);
-    std::vector<std::uint32_t> vs(n);
-    for (index_t i = 0; i < n; ++i) {
-      ks[i] = k[order_[i]];
-      vs[i] = values.data()[order_[i]];
-    }
-    std::copy_n(ks.data(), n, keys.data());
-    std::copy_n(vs.data(), n, values.data());
+    sorters_.get<Key>().sort(keys.data(), values.data(), n);
   }
 
   // In-place exclusive prefix sum of the first n entries; returns the total.
@@ -232,7 +214,7 @@ struct host {
   }
 
   static constexpr index_t chunk = 1024;
-  std::vector<std::uint32_t> order_;
+  detail::radix_sorters sorters_;
   std::vector<double> partial_;
 };
 

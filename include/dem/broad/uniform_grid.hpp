@@ -1,8 +1,8 @@
 #pragma once
 // Broad phase on a uniform grid (Blaze-DEM): each particle is binned to a cell of edge
 // 2 r_max + margin, particles are sorted by cell (and physically reordered, for locality), the
-// occupied cells are compacted into a sorted key array, and each particle searches the 27 cells
-// around it with binary searches. The grid is never stored densely, so a 2 km domain of 1 mm
+// occupied cells are compacted into a sorted key array, each occupied cell finds its 9 neighbour
+// rows (27 cells) with binary searches, and each particle scans its cell's rows. The grid is never stored densely, so a 2 km domain of 1 mm
 // grains costs memory in proportion to the particles, not the cells.
 //
 // Keys are x-fastest linear cell indices, so the three cells of one x-row are consecutive keys
@@ -78,39 +78,63 @@ struct cell_compact_kernel {
   }
 };
 
+// First index in the sorted a[0, n) whose value is >= v. Branch-free (the comparison selects the
+// half): a branching binary search mispredicts about every other step, which made the pair search
+// cost more than the particles' distance checks.
 DEM_HD inline std::uint32_t lower_bound(const std::uint64_t* a, std::uint32_t n, std::uint64_t v) {
-  std::uint32_t lo = 0, hi = n;
-  while (lo < hi) {
-    const std::uint32_t mid = lo + (hi - lo) / 2;
-    if (a[mid] < v) lo = mid + 1; else hi = mid;
+  if (n == 0) return 0;
+  std::uint32_t first = 0, len = n;
+  while (len > 1) {
+    const std::uint32_t half = len / 2;
+    first = a[first + half] < v ? first + half : first;
+    len -= half;
   }
-  return lo;
+  return first + (a[first] < v ? 1u : 0u);
 }
 
-// Calls visit(j) for every particle j > i in the 27 cells around particle i (sorted order).
-template <class Space, class Visit>
-DEM_HD inline void for_each_neighbour_candidate(const typename Space::params& coord, const grid& g,
-                                                const typename Space::position& p, index_t i,
-                                                const std::uint64_t* cell_key, const std::uint32_t* cell_start,
-                                                std::uint32_t num_cells, Visit&& visit) {
-  std::uint32_t c[3];
-  Space::cell_of(coord, p, g.inv_cell, g.dims, c);
-  const std::uint32_t x0 = c[0] > 0 ? c[0] - 1 : 0;
-  const std::uint32_t x1 = c[0] + 1 < g.dims[0] ? c[0] + 1 : c[0];
-  for (int dz = -1; dz <= 1; ++dz) {
-    const std::int64_t z = static_cast<std::int64_t>(c[2]) + dz;
-    if (z < 0 || z >= g.dims[2]) continue;
-    for (int dy = -1; dy <= 1; ++dy) {
-      const std::int64_t y = static_cast<std::int64_t>(c[1]) + dy;
-      if (y < 0 || y >= g.dims[1]) continue;
-      const std::uint64_t k0 = g.linear(x0, static_cast<std::uint32_t>(y), static_cast<std::uint32_t>(z));
-      const std::uint64_t k1 = g.linear(x1, static_cast<std::uint32_t>(y), static_cast<std::uint32_t>(z));
-      for (std::uint32_t u = lower_bound(cell_key, num_cells, k0); u < num_cells && cell_key[u] <= k1; ++u) {
-        const std::uint32_t end = cell_start[u + 1];
-        std::uint32_t j = cell_start[u];
-        if (j <= i) j = i + 1;
-        for (; j < end; ++j) visit(j);
+// The 9 rows of 3 cells (x - 1 .. x + 1) around an occupied cell, in (dz, dy) order: row r of cell
+// u starts at compacted cell row_first[9 u + r] (num_cells where the row lies outside the grid).
+// Searched once per occupied cell, not once per particle and pass: particles share their cell's.
+struct cell_rows_kernel {
+  grid g;
+  const std::uint64_t* cell_key;
+  std::uint32_t num_cells;
+  std::uint32_t* row_first;
+  DEM_HD void operator()(index_t u) const {
+    const std::uint64_t key = cell_key[u];
+    const auto x = static_cast<std::uint32_t>(key % g.dims[0]);
+    const auto y = static_cast<std::uint32_t>((key / g.dims[0]) % g.dims[1]);
+    const auto z = static_cast<std::uint32_t>(key / (static_cast<std::uint64_t>(g.dims[0]) * g.dims[1]));
+    const std::uint32_t x0 = x > 0 ? x - 1 : 0;
+    int r = 0;
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dy = -1; dy <= 1; ++dy, ++r) {
+        const std::int64_t yy = static_cast<std::int64_t>(y) + dy, zz = static_cast<std::int64_t>(z) + dz;
+        const bool inside = yy >= 0 && yy < g.dims[1] && zz >= 0 && zz < g.dims[2];
+        row_first[9 * static_cast<std::size_t>(u) + r] =
+            inside ? lower_bound(cell_key, num_cells, g.linear(x0, static_cast<std::uint32_t>(yy), static_cast<std::uint32_t>(zz))) : num_cells;
       }
+  }
+};
+
+// Calls visit(j) for every particle j > i in the 27 cells around particle i (sorted order), i in
+// the occupied cell `u` (compacted index), through the rows cell_rows_kernel found for u.
+template <class Visit>
+DEM_HD inline void for_each_neighbour_candidate(const grid& g, index_t i, std::uint32_t u, const std::uint64_t* cell_key,
+                                                const std::uint32_t* cell_start, const std::uint32_t* row_first,
+                                                std::uint32_t num_cells, Visit&& visit) {
+  const std::uint64_t key = cell_key[u];
+  const auto x = static_cast<std::uint32_t>(key % g.dims[0]);
+  const std::uint32_t dx1 = x + 1 < g.dims[0] ? 1 : 0;  // the row's last cell: x + 1, or x at the grid's edge
+  for (int r = 0; r < 9; ++r) {
+    const int dz = r / 3 - 1, dy = r % 3 - 1;
+    // The row's last key: this cell's key moved by (dx1, dy, dz); rows outside the grid start at num_cells.
+    const std::uint64_t k1 = key + dx1 + static_cast<std::int64_t>(dy) * g.dims[0] + static_cast<std::int64_t>(dz) * g.dims[0] * g.dims[1];
+    for (std::uint32_t c = row_first[9 * static_cast<std::size_t>(u) + r]; c < num_cells && cell_key[c] <= k1; ++c) {
+      const std::uint32_t end = cell_start[c + 1];
+      std::uint32_t j = cell_start[c];
+      if (j <= i) j = i + 1;
+      for (; j < end; ++j) visit(j);
     }
   }
 }

@@ -23,6 +23,9 @@ struct pair_search_kernel {
   const std::uint32_t* id;
   const std::uint64_t* cell_key;
   const std::uint32_t* cell_start;
+  const std::uint32_t* row_first;  // broad::cell_rows_kernel
+  const std::uint32_t* head;       // 1 where particle i starts an occupied cell (broad::cell_head_kernel)
+  const std::uint32_t* slot;       // exclusive scan of head: particle i is in occupied cell slot[i] + head[i] - 1
   std::uint32_t num_cells;
   typename Space::real margin;
   std::uint32_t* count;         // Fill = false: per particle; Fill = true: offsets (exclusive scan)
@@ -34,7 +37,7 @@ struct pair_search_kernel {
     const Real ri = radius[i] + margin;
     std::uint32_t n = 0;
     const std::uint32_t base = Fill ? count[i] : 0;
-    broad::for_each_neighbour_candidate<Space>(coord, g, pi, i, cell_key, cell_start, num_cells, [&](std::uint32_t j) {
+    broad::for_each_neighbour_candidate(g, i, slot[i] + head[i] - 1, cell_key, cell_start, row_first, num_cells, [&](std::uint32_t j) {
       const vec3<Real> d = Space::difference(coord, pi, pos[j]);
       const Real reach = ri + radius[j];
       if (norm2(d) < reach * reach) {

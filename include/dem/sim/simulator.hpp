@@ -846,12 +846,15 @@ class Simulator {
     cell_start_.resize(num_cells + 1);
     backend_.for_each(n, broad::cell_compact_kernel{cell_key_.data(), head_.data(), slot_.data(), cell_keys_.data(), cell_start_.data()});
     backend_.for_each(1, contact::store_kernel<std::uint32_t>{cell_start_.data() + num_cells, n_active});
+    row_first_.resize(9 * std::size_t(num_cells));
+    backend_.for_each(num_cells, broad::cell_rows_kernel{g, cell_keys_.data(), num_cells, row_first_.data()});
 
     // 3. Count, scan and fill the candidate pairs.
     pair_count_.resize(n + 1);
     const real m = static_cast<real>(detect);
     backend_.for_each(n_active, contact::pair_search_kernel<coord_space, false>{coord_, g, pos_.data(), radius_.data(), id_.data(),
-                                                                                cell_keys_.data(), cell_start_.data(), num_cells, m,
+                                                                                cell_keys_.data(), cell_start_.data(), row_first_.data(),
+                                                                                head_.data(), slot_.data(), num_cells, m,
                                                                                 pair_count_.data(), nullptr, nullptr});
     if (n_active < n + 1) backend_.for_each(n + 1 - n_active, sim::zero_kernel{pair_count_.data() + n_active});
     const std::uint64_t total = backend_.exclusive_scan(pair_count_, n + 1);
@@ -862,7 +865,8 @@ class Simulator {
     pair_b_.resize(nc);
     if (nc)
       backend_.for_each(n_active, contact::pair_search_kernel<coord_space, true>{coord_, g, pos_.data(), radius_.data(), id_.data(),
-                                                                                 cell_keys_.data(), cell_start_.data(), num_cells, m,
+                                                                                 cell_keys_.data(), cell_start_.data(), row_first_.data(),
+                                                                                 head_.data(), slot_.data(), num_cells, m,
                                                                                  pair_count_.data(), pair_a_.data(), pair_b_.data()});
 
     // 4. Carry history over from the previous list by pair key; keep the new keys sorted.
@@ -1000,7 +1004,7 @@ class Simulator {
   buffer<geometry_wildcards_type> geometry_increment_;
   // Broad-phase scratch.
   buffer<std::uint64_t> cell_key_, cell_keys_, incident_key_;
-  buffer<std::uint32_t> perm_, head_, slot_, cell_start_, pair_count_;
+  buffer<std::uint32_t> perm_, head_, slot_, cell_start_, row_first_, pair_count_;
   buffer<position_type> scratch_pos_;
   buffer<vec3<real>> scratch_vec_;
   buffer<carry_type> scratch_carry_;
