@@ -1,14 +1,14 @@
 // Google Benchmark: does a user-written law cost anything compared with the same law built in?
 // The settled bed (settled_bed.hpp) with three laws of identical physics (Hertz–Mindlin without
 // rolling resistance; the bed's rolling friction is 0):
-//   custom_law/host/by_hand/<N>   examples/custom_force_law/hertz_mindlin_by_hand.hpp, written from scratch
+//   custom_law/host/by_hand/<N>   examples/04_custom_force_law/hertz_mindlin_by_hand.hpp, written from scratch
 //   custom_law/host/composed/<N>  composed<normal::hertz, damping::restitution, tangential::mindlin>
 //   custom_law/host/builtin/<N>   dem::force::hertz_mindlin (its constant-torque rolling slot sees mu_r = 0)
 // Run with --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true: the VM's
 // run-to-run noise (±20 %) is larger than any difference between them.
 #include <benchmark/benchmark.h>
 
-#include "../examples/custom_force_law/hertz_mindlin_by_hand.hpp"
+#include "../examples/04_custom_force_law/hertz_mindlin_by_hand.hpp"
 #include "settled_cache.hpp"
 
 namespace {

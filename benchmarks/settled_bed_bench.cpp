@@ -49,6 +49,7 @@ void settled_bed(benchmark::State& state) {
 BENCHMARK(settled_bed<dem::backend::host, dem::force::hertz_mindlin, dem::precision::single>)
     ->Name("settled_bed/host/hertz_mindlin")
     ->Arg(10000)
+    ->Arg(20000)  // the size of the main example (scripts/example-vs-bench.sh)
     ->Arg(50000)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()

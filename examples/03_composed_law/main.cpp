@@ -6,10 +6,11 @@
 //
 //   composed_law [--n 1000] [--time 0.6]
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
 #include <dem/dem.hpp>
+
+#include "../common/example.hpp"
 
 namespace slot = dem::force;
 
@@ -21,7 +22,7 @@ struct hertz_mindlin_epsd_twist
 };
 
 template <class Force>
-void settle(std::size_t n, double time) {
+void settle(std::size_t n, double time, example::progress& progress) {
   const dem::simulation_config cfg{.domain = {{0, 0, 0}, {0.02, 0.02, 0.08}}, .dt = 1e-5};
   dem::Simulator<dem::policies<dem::shape::sphere, Force>, dem::backend::host> sim(cfg);
   dem::material m{"sand-like", 2500, 1e7, 0.3, 0.5, 0.5, 0.3};  // rolling friction 0.3
@@ -34,7 +35,7 @@ void settle(std::size_t n, double time) {
   const int frames = 12;
   std::printf("%s\n", Force::name);
   for (int f = 1; f <= frames; ++f) {
-    sim.advance(time / frames);
+    example::advance(sim, time / frames, progress);
     const double ke = sim.kinetic_energy();
     if (ke > peak) peak = ke;
     std::printf("  t = %.2f s  kinetic energy %.3e J (%.1e of peak)\n", sim.time(), ke, ke / peak);
@@ -44,15 +45,14 @@ void settle(std::size_t n, double time) {
 }
 
 int main(int argc, char** argv) {
-  std::size_t n = 1000;
-  double time = 0.6;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    if (flag == "--n") n = std::strtoul(argv[i + 1], nullptr, 10);
-    else if (flag == "--time") time = std::strtod(argv[i + 1], nullptr);
-    else { std::fprintf(stderr, "unknown flag %s (use --n, --time)\n", flag.c_str()); return 2; }
-  }
-  settle<dem::force::hertz_mindlin>(n, time);
-  settle<hertz_mindlin_epsd_twist>(n, time);
-  return 0;
+  example::flags f("composed_law", "[--n 1000] [--time 0.6]", argc, argv);
+  const std::size_t n = f.count("--n", 1000, 1, 1000000);
+  const double time = f.number("--time", 0.6, 1e-5, 1e4);
+  f.done();
+  return example::guarded_main("composed_law", [&] {
+    example::progress progress(2 * 12 * example::steps_for(time / 12, 1e-5));
+    settle<dem::force::hertz_mindlin>(n, time, progress);
+    settle<hertz_mindlin_epsd_twist>(n, time, progress);
+    return 0;
+  });
 }

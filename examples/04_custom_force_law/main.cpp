@@ -5,12 +5,12 @@
 //   custom_force_law [--n 800] [--time 0.3]
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include <dem/dem.hpp>
 
+#include "../common/example.hpp"
 #include "hertz_mindlin_by_hand.hpp"
 
 // Per-particle property: frictional work received (J). Increments from all contacts are summed
@@ -59,26 +59,18 @@ void fill(Sim& sim, std::size_t n) {
                     glass);
 }
 
-int main(int argc, char** argv) {
-  std::size_t n = 800;
-  double time = 0.3;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    if (flag == "--n") n = std::strtoul(argv[i + 1], nullptr, 10);
-    else if (flag == "--time") time = std::strtod(argv[i + 1], nullptr);
-    else { std::fprintf(stderr, "unknown flag %s (use --n, --time)\n", flag.c_str()); return 2; }
-  }
+int run(std::size_t n, double time) {
   const dem::simulation_config cfg{.domain = {{0, 0, 0}, {0.02, 0.02, 0.06}}, .dt = 1e-5};
-
+  example::progress progress(2 * example::steps_for(time, cfg.dt));
   sim_type<hertz_mindlin_by_hand> mine(cfg);
   fill(mine, n);
-  mine.advance(time);
+  example::advance(mine, time, progress);
   std::printf("%s: %u spheres, t = %.2f s, kinetic energy %.3e J, %llu touching pairs\n", hertz_mindlin_by_hand::name,
               mine.num_particles(), mine.time(), mine.kinetic_energy(), static_cast<unsigned long long>(mine.num_touching_pairs()));
 
   sim_type<hertz_mindlin_with_wear> worn(cfg);
   fill(worn, n);
-  worn.advance(time);
+  example::advance(worn, time, progress);
   std::vector<friction_work> work = worn.owner_wildcards();
   double total = 0;
   for (const auto& w : work) total += w.joules;
@@ -90,4 +82,12 @@ int main(int argc, char** argv) {
     std::printf("  particle %zu  %.3e J\n", order[k], work[order[k]].joules);
   std::printf("summary: n=%u kinetic_energy=%.4e friction_work=%.4e\n", worn.num_particles(), worn.kinetic_energy(), total);
   return 0;
+}
+
+int main(int argc, char** argv) {
+  example::flags f("custom_force_law", "[--n 800] [--time 0.3]", argc, argv);
+  const std::size_t n = f.count("--n", 800, 1, 1000000);
+  const double time = f.number("--time", 0.3, 1e-5, 1e4);
+  f.done();
+  return example::guarded_main("custom_force_law", [&] { return run(n, time); });
 }

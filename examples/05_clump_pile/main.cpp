@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -14,17 +13,20 @@
 #include <dem/dem.hpp>
 #include <dem/shape/clump.hpp>
 
+#include "../common/example.hpp"
+
+int run(std::size_t n, double time, double mu);
+
 int main(int argc, char** argv) {
-  std::size_t n = 500;
-  double time = 0.8, mu = 0.5;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    if (flag == "--n") n = std::strtoul(argv[i + 1], nullptr, 10);
-    else if (flag == "--time") time = std::strtod(argv[i + 1], nullptr);
-    else if (flag == "--mu") mu = std::strtod(argv[i + 1], nullptr);
-    else { std::fprintf(stderr, "unknown flag %s (use --n, --time, --mu)\n", flag.c_str()); return 2; }
-  }
-  if (n < 1 || n > 100000) { std::fprintf(stderr, "--n must be in [1, 100000]\n"); return 2; }
+  example::flags f("clump_pile", "[--n 500] [--time 0.8] [--mu 0.5]", argc, argv);
+  const std::size_t n = f.count("--n", 500, 1, 100000);
+  const double time = f.number("--time", 0.8, 1e-5, 1e4);
+  const double mu = f.number("--mu", 0.5, 0, 10);
+  f.done();
+  return example::guarded_main("clump_pile", [&] { return run(n, time, mu); });
+}
+
+int run(std::size_t n, double time, double mu) {
 
   using Sim = dem::Simulator<dem::policies<dem::shape::clump<3>, dem::force::hertz_mindlin>, dem::backend::host>;
   const double r = 0.001;  // component radius; clumps are 3 spheres in a triangle, 1.2 r apart
@@ -50,7 +52,9 @@ int main(int argc, char** argv) {
     q.push_back(dem::normalized(dem::quatd{u(rng), u(rng), u(rng), u(rng)}));
   }
   fill.add_bodies(shape, s, q, m);
-  fill.advance(0.4);
+  const int frames = 8;
+  example::progress progress(example::steps_for(0.4, column.dt) + frames * example::steps_for(time / frames, column.dt));
+  example::advance(fill, 0.4, progress);
   std::printf("column settled: kinetic energy %.3e J\n", fill.kinetic_energy());
 
   // 2. Lift the walls: the same bodies on the floor only.
@@ -63,9 +67,8 @@ int main(int argc, char** argv) {
   dem::particle_set settled;
   settled.positions = fill.positions();
   sim.add_bodies(shape2, settled, fill.orientations(), m2);
-  const int frames = 8;
   for (int f = 1; f <= frames; ++f) {
-    sim.advance(time / frames);
+    example::advance(sim, time / frames, progress);
     std::printf("t = %.2f s  kinetic energy %.3e J  on the floor %u\n", sim.time(), sim.kinetic_energy(), sim.num_active());
   }
   // Angle of repose: the pile's surface height h(rho) is the highest centre in rings of radius rho;

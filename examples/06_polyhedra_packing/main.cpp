@@ -5,32 +5,32 @@
 //   polyhedra_packing [--n 200] [--time 0.4] [--mix] [--out polyhedra.csv]
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <dem/dem.hpp>
 #include <dem/shape/polyhedron.hpp>
 
+#include "../common/example.hpp"
+
 namespace poly = dem::shape::poly;
 
+int run(std::size_t n, double time, bool mix, const std::string& out);
+
 int main(int argc, char** argv) {
-  std::size_t n = 200;
-  double time = 0.4;
-  bool mix = false;
-  std::string out = "polyhedra.csv";
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if (flag == "--mix") { mix = true; continue; }
-    if (i + 1 >= argc) { std::fprintf(stderr, "%s needs a value\n", flag.c_str()); return 2; }
-    if (flag == "--n") n = std::strtoul(argv[++i], nullptr, 10);
-    else if (flag == "--time") time = std::strtod(argv[++i], nullptr);
-    else if (flag == "--out") out = argv[++i];
-    else { std::fprintf(stderr, "unknown flag %s (use --n, --time, --mix, --out)\n", flag.c_str()); return 2; }
-  }
-  if (n < 1 || n > 100000) { std::fprintf(stderr, "--n must be in [1, 100000]\n"); return 2; }
+  example::flags f("polyhedra_packing", "[--n 200] [--time 0.4] [--mix] [--out polyhedra.csv]", argc, argv);
+  const std::size_t n = f.count("--n", 200, 1, 100000);
+  const double time = f.number("--time", 0.4, 1e-5, 1e4);
+  const bool mix = f.option("--mix");
+  const std::string out = f.text("--out", "polyhedra.csv");
+  f.done();
+  return example::guarded_main("polyhedra_packing", [&] { return run(n, time, mix, out); });
+}
+
+int run(std::size_t n, double time, bool mix, const std::string& out) {
 
   // A 4 mm cube, a tetrahedron and an octahedron that fit the same lattice (bounding radius < 4.25 mm).
   const double a = 0.002;
@@ -72,8 +72,9 @@ int main(int argc, char** argv) {
   }
 
   const int frames = 6;
+  example::progress progress(frames * example::steps_for(time / frames, cfg.dt));
   for (int f = 1; f <= frames; ++f) {
-    sim.advance(time / frames);
+    example::advance(sim, time / frames, progress);
     std::printf("t = %.2f s  kinetic energy %.3e J  touching pairs %llu\n", sim.time(), sim.kinetic_energy(),
                 static_cast<unsigned long long>(sim.num_touching_pairs()));
   }
@@ -88,6 +89,7 @@ int main(int argc, char** argv) {
   for (std::size_t k = 0; k < pos.size(); ++k)
     if (pos[k].z < cut) solid += vols[kind[k]];
   std::ofstream csv(out);
+  if (!csv) throw std::runtime_error("cannot write '" + out + "'");
   csv << "id,x,y,z,qw,qx,qy,qz\n";
   const auto q = sim.orientations();
   for (std::size_t k = 0; k < pos.size(); ++k)

@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """Reads the files written by the gravity_packing example back with real readers.
 
-    read_back.py EXE OUTDIR        run EXE --n 300 --time 0.02 --out OUTDIR --backend host, then check
+    read_back.py EXE OUTDIR        run EXE --n 300 --time 0.02 --frames 4 --out OUTDIR --backend host, then check
     read_back.py --check-only DIR  only check the files already in DIR
 
-Checks: the .pvd lists >= 2 frames with increasing timesteps; VTK's own XML reader opens every
+Checks: the .pvd lists exactly the frames asked for (4), evenly spaced from t = 0 to the end (to
+half a time step), and no other .vtu file was written; VTK's own XML reader opens every
 frame with the expected points, vertex cells and point arrays; meshio opens the last frame; the last
 frame holds the same particles as particles_final.csv. Needs Debian's python3-vtk9, python3-meshio
 and numpy, hence /usr/bin/python3 rather than the first python3 on PATH.
@@ -18,6 +19,9 @@ import xml.etree.ElementTree as ET
 
 N_PARTICLES = 300
 BASE = "particles"
+FRAMES = 4
+END_TIME = 0.02
+DT = 1e-5
 # name -> number of components; the VTK type each array must read back as.
 ARRAYS = {"id": 1, "radius": 1, "velocity": 3, "angular_velocity": 3, "active": 1}
 VTK_TYPES = {"id": "unsigned int", "radius": "double", "velocity": "double", "angular_velocity": "double",
@@ -47,10 +51,15 @@ def read_pvd(directory):
     for ds in root.iter("DataSet"):
         require("timestep" in ds.attrib and "file" in ds.attrib, f"{path}: DataSet without timestep/file: {ds.attrib}")
         frames.append((float(ds.get("timestep")), os.path.join(directory, ds.get("file"))))
-    require(len(frames) >= 2, f"{path} lists {len(frames)} frame(s), expected at least 2")
+    require(len(frames) == FRAMES, f"{path} lists {len(frames)} frame(s), expected {FRAMES} (--frames {FRAMES})")
     times = [t for t, _ in frames]
     require(all(b > a for a, b in zip(times, times[1:])), f"{path}: timesteps are not increasing: {times}")
-    print(f"  {path}: {len(frames)} frames, t = {times[0]:g} .. {times[-1]:g}, increasing")
+    for k, t in enumerate(times):
+        want = END_TIME * k / (FRAMES - 1)
+        require(abs(t - want) <= 0.5 * DT + 1e-12, f"{path}: frame {k} at t = {t:g}, expected {want:g} (evenly spaced)")
+    written = sorted(f for f in os.listdir(directory) if f.endswith(".vtu"))
+    require(len(written) == FRAMES, f"{directory} holds {len(written)} .vtu files, expected {FRAMES}: {written}")
+    print(f"  {path}: {len(frames)} frames, t = {times[0]:g} .. {times[-1]:g}, evenly spaced")
     return frames
 
 
@@ -159,7 +168,7 @@ def check(directory):
 def run_example(exe, directory):
     shutil.rmtree(directory, ignore_errors=True)
     os.makedirs(directory)
-    cmd = [exe, "--n", str(N_PARTICLES), "--time", "0.02", "--out", directory, "--backend", "host"]
+    cmd = [exe, "--n", str(N_PARTICLES), "--time", str(END_TIME), "--frames", str(FRAMES), "--out", directory, "--backend", "host"]
     print("running:", " ".join(cmd))
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900)
