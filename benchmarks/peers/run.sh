@@ -133,7 +133,9 @@ for N in $NS; do
   # The table then gets an "ours" row and an ours/peer column for rows with the same N, threads.
   if [[ -z "${OURS_CMD:-}" && "$RUN_OURS" == 1 ]]; then
     repo="$(cd "$HERE/../.." && pwd)"
-    cmake -S "$repo" -B "$repo/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+    # Every option this build relies on is set here: build/ may have been configured by the
+    # README's example command, with benchmarks off.
+    cmake -S "$repo" -B "$repo/build" -DCMAKE_BUILD_TYPE=Release -DDEM_BUILD_BENCHMARKS=ON -DDEM_NATIVE=ON >/dev/null
     cmake --build "$repo/build" -j"$(nproc)" --target peer_settled_bed >/dev/null
     OURS_CMD="$repo/build/benchmarks/peer_settled_bed"
   fi
