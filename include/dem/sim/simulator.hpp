@@ -433,6 +433,7 @@ class Simulator {
  private:
   struct host_state {
     std::vector<position_type> pos;
+    std::vector<position_type> pos_ref;  // position at the last contact-list build (the skin budget used)
     std::vector<carry_type> carry;  // empty without a carry
     std::vector<vec3<real>> vel, omega, force, torque;
     std::vector<real> radius, inv_mass, inv_inertia;
@@ -451,6 +452,7 @@ class Simulator {
   host_state pull() const {
     host_state h;
     pos_.copy_to(h.pos);
+    pos_ref_.copy_to(h.pos_ref);
     carry_.copy_to(h.carry);
     vel_.copy_to(h.vel);
     omega_.copy_to(h.omega);
@@ -474,7 +476,7 @@ class Simulator {
 
   void push(const host_state& h) {
     pos_.assign(h.pos);
-    pos_ref_.assign(h.pos);
+    pos_ref_.assign(h.pos_ref);  // not h.pos: that would reset the displacement budget and hide a needed rebuild
     carry_.assign(h.carry);
     vel_.assign(h.vel);
     omega_.assign(h.omega);
@@ -499,6 +501,7 @@ class Simulator {
   void append(host_state& h, std::uint32_t id, const vec3d& x, const vec3d& v, double radius, double mass, double inertia,
               material_id mat) {
     h.pos.push_back(coord_space::from_world(coord_, x));
+    h.pos_ref.push_back(h.pos.back());  // new particles invalidate the list anyway
     if constexpr (has_carry) h.carry.push_back(carry_type{0, 0, 0});
     h.vel.push_back(vec3<real>(v));
     h.omega.push_back({0, 0, 0});
