@@ -16,6 +16,15 @@
 #define DEM_DEVICE_CODE 0
 #endif
 
+// True where the device-pass variant of code that has one is compiled: in the device pass, and in
+// host builds that emulate it (DEM_EMULATE_DEVICE_PATHS, defined by the tests of
+// backend::emulated_device). Intrinsics that exist only on a GPU stay behind DEM_DEVICE_CODE.
+#if defined(__CUDA_ARCH__) || defined(DEM_EMULATE_DEVICE_PATHS)
+#define DEM_DEVICE_PATHS 1
+#else
+#define DEM_DEVICE_PATHS 0
+#endif
+
 // On a kernel functor's operator(): inline everything it calls (force law, slots, narrow phase).
 // GCC's inliner otherwise gives up on a composed law's call chain and the pair loop pays for calls
 // and spilled contact structs (measured: +13 % instructions). nvcc inlines device code by itself.

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "dem/backend/allocation_error.hpp"
 #include "support/test_backend.hpp"
 
 namespace primitives_test {
@@ -276,6 +277,40 @@ TEST_CASE("backend: reduce_sum and reduce_max") {
 
   CHECK(be.reduce_sum(0, half_index{}) == 0.0);
   CHECK(be.reduce_max(0, half_index{}) == -1.0e308);
+}
+
+TEST_CASE("backend: a buffer that cannot grow throws allocation_error with the size asked for") {
+  backend::buffer<double> b;
+  const std::size_t huge = std::size_t(1) << 61;  // 16 EiB: more than any machine holds
+  try {
+    b.resize(huge);
+    FAIL("no allocation_error");
+  } catch (const dem::allocation_error& e) {
+    const std::string what = e.what();
+    CHECK(what.find(std::string("dem::backend::") + backend::name + ": cannot allocate 2305843009213693952 elements of 8 bytes") !=
+          std::string::npos);
+    CHECK(e.bytes() == std::size_t(-1));  // 2^64 bytes overflow a size_t
+  }
+  CHECK(b.size() == 0);  // left as it was
+  b.resize(10);
+  CHECK(b.size() == 10);
+}
+
+// Device backends: memory is zeroed where a buffer grows and undefined (on the emulated device:
+// poisoned, all bits set) after discard_resize, which the Simulator must never read.
+TEST_CASE("backend: device memory semantics") {
+  if constexpr (backend::is_device) {
+    backend::buffer<std::uint32_t> b;
+    b.resize(5);
+    CHECK(b.to_vector() == std::vector<std::uint32_t>(5, 0));
+    b.resize(2);
+    b.resize(4);
+    CHECK(b.to_vector() == std::vector<std::uint32_t>(4, 0));  // regrown elements are zeroed again
+#if defined(DEM_TEST_BACKEND_EMULATED)
+    b.discard_resize(6);
+    CHECK(b.to_vector() == std::vector<std::uint32_t>(6, 0xffffffffu));
+#endif
+  }
 }
 
 }  // namespace primitives_test

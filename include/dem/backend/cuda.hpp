@@ -23,6 +23,7 @@
 #include <cuda/functional>
 #include <cuda/std/functional>
 
+#include "dem/backend/allocation_error.hpp"
 #include "dem/config.hpp"
 
 namespace dem::backend {
@@ -188,8 +189,13 @@ struct cuda {
 
    private:
     static T* allocate(std::size_t n) {
+      if (n > std::size_t(-1) / sizeof(T)) throw allocation_error(name, n, sizeof(T), "the size overflows");
       void* p = nullptr;
-      DEM_CUDA_CHECK(cudaMalloc(&p, n * sizeof(T)));
+      const cudaError_t err = cudaMalloc(&p, n * sizeof(T));
+      if (err != cudaSuccess) {
+        (void)cudaGetLastError();  // an allocation failure is not sticky: clear it for the next call
+        throw allocation_error(name, n, sizeof(T), std::string("cudaMalloc: ") + cudaGetErrorString(err));
+      }
       return static_cast<T*>(p);
     }
     void release() noexcept {

@@ -4,11 +4,14 @@
 // thread count (sorts are stable, sums go through fixed-size chunks combined in order).
 #include <algorithm>
 #include <cstdint>
+#include <new>
 #include <numeric>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "dem/backend/allocation_error.hpp"
 #include "dem/backend/radix_sort.hpp"
 #include "dem/config.hpp"
 
@@ -27,14 +30,26 @@ struct host {
   class buffer {
    public:
     buffer() = default;
-    explicit buffer(std::size_t n) : v_(n) {}
-    void resize(std::size_t n) { v_.resize(n); }
+    explicit buffer(std::size_t n) { resize(n); }
+    // Growth that cannot be allocated throws dem::allocation_error with the size asked for.
+    void resize(std::size_t n) {
+      try {
+        v_.resize(n);
+      } catch (const std::bad_alloc&) {
+        throw allocation_error(name, n, sizeof(T), "out of memory");
+      } catch (const std::length_error&) {
+        throw allocation_error(name, n, sizeof(T), "more than a std::vector can hold");
+      }
+    }
     void clear() { v_.clear(); v_.shrink_to_fit(); }
     std::size_t size() const { return v_.size(); }
     T* data() { return v_.data(); }
     const T* data() const { return v_.data(); }
-    void assign(const std::vector<T>& src) { v_ = src; }
-    void assign(const T* src, std::size_t n) { v_.assign(src, src + n); }
+    void assign(const std::vector<T>& src) { assign(src.data(), src.size()); }
+    void assign(const T* src, std::size_t n) {
+      resize(n);
+      std::copy_n(src, n, v_.data());
+    }
     void copy_to(std::vector<T>& dst) const { dst = v_; }
     void copy_to(T* dst, std::size_t n) const { std::copy_n(v_.data(), n, dst); }
     std::vector<T> to_vector() const { return v_; }

@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <new>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "dem/backend/allocation_error.hpp"
 #include "dem/config.hpp"
 
 #if defined(_OPENMP)
@@ -33,8 +35,8 @@ class radix_sorter {
     Key varying = 0;
     for (index_t i = 1; i < n; ++i) varying |= keys[i] ^ keys[0];
     if (!varying) return;
-    key_tmp_.resize(n);
-    value_tmp_.resize(n);
+    grow(key_tmp_, n);
+    grow(value_tmp_, n);
     Key* k_in = keys;
     Key* k_out = key_tmp_.data();
     std::uint32_t* v_in = values;
@@ -53,6 +55,15 @@ class radix_sorter {
   }
 
  private:
+  template <class V>
+  static void grow(V& v, std::size_t n) {
+    try {
+      v.resize(n);
+    } catch (const std::bad_alloc&) {
+      throw allocation_error("host (radix-sort scratch)", n, sizeof(typename V::value_type), "out of memory");
+    }
+  }
+
   // One stable counting pass on the digit at `shift`, by `threads` contiguous ranges.
   void histogram(const Key* k_in, index_t n, int shift, int t, int threads) {
     std::uint64_t* h = offsets_.data() + 256 * static_cast<std::size_t>(t);

@@ -18,6 +18,7 @@
 #include <system_error>
 #include <utility>
 
+#include "dem/io/atomic_file.hpp"
 #include "dem/io/snapshot.hpp"
 
 namespace dem::io {
@@ -25,12 +26,6 @@ namespace dem::io {
 namespace detail {
 
 inline constexpr std::string_view csv_header = "id,x,y,z,vx,vy,vz,wx,wy,wz,radius,active";
-
-// Error text "<what> '<path>': <errno text>". errno is read first, before anything can change it.
-[[noreturn]] inline void throw_errno(const char* what, const std::string& path) {
-  const int e = errno;
-  throw std::runtime_error("dem::io: " + std::string(what) + " '" + path + "': " + std::strerror(e));
-}
 
 // Every per-particle array must have one entry per id; a writer refuses a ragged snapshot
 // instead of reading past the end of the shorter vector.
@@ -47,22 +42,15 @@ inline void check_snapshot(const snapshot& s, const char* who) {
   check(s.active.size(), "active");
 }
 
-// Buffered text output over stdio rather than std::ofstream: fopen/fwrite/fclose set errno, so a
-// failure (missing directory, full disk) is reported with the reason, not just "failed".
+// Buffered text output through an atomic_file (written under a temporary name, renamed over the
+// target when close() succeeds): a crash or a full disk leaves the previous file, never half of
+// the new one. Errors name the path and the reason (errno), e.g. "No space left on device".
 // std::to_chars formats numbers independently of the C/C++ locale.
 class text_file {
  public:
-  explicit text_file(std::string path) : path_(std::move(path)), f_(std::fopen(path_.c_str(), "wb")) {
-    if (!f_) throw_errno("cannot open for writing", path_);
-    buf_.reserve(buffer_size + 64);
-  }
-  text_file(const text_file&) = delete;
-  text_file& operator=(const text_file&) = delete;
-  ~text_file() {
-    if (f_) std::fclose(f_);
-  }
+  explicit text_file(std::string path) : file_(std::move(path)) { buf_.reserve(buffer_size + 64); }
 
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_.path(); }
 
   text_file& put(std::string_view s) {
     buf_.append(s);
@@ -86,39 +74,25 @@ class text_file {
     return put(std::string_view(b, static_cast<std::size_t>(r.ptr - b)));
   }
 
-  // Must be called: a write error may only show up when the last buffer is flushed at close.
+  // Must be called: the file appears under its name only then (a text_file destroyed without it
+  // leaves the previous file and removes the temporary).
   void close() {
     flush();
-    std::FILE* f = f_;
-    f_ = nullptr;
-    if (std::fclose(f) != 0) throw_errno("cannot write", path_);
+    file_.commit();
   }
 
  private:
   static constexpr std::size_t buffer_size = std::size_t{1} << 20;
   void flush() {
-    if (!buf_.empty() && std::fwrite(buf_.data(), 1, buf_.size(), f_) != buf_.size())
-      throw_errno("cannot write", path_);
+    file_.write(buf_.data(), buf_.size());
     buf_.clear();
   }
 
-  std::string path_;
-  std::FILE* f_;
+  atomic_file file_;
   std::string buf_;
 };
 
-inline std::string read_whole_file(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw_errno("cannot open for reading", path);
-  std::string text;
-  char b[1 << 16];
-  std::size_t n;
-  while ((n = std::fread(b, 1, sizeof b, f)) > 0) text.append(b, n);
-  const bool bad = std::ferror(f) != 0;
-  std::fclose(f);
-  if (bad) throw_errno("cannot read", path);
-  return text;
-}
+inline std::string read_whole_file(const std::string& path) { return read_file(path); }
 
 }  // namespace detail
 

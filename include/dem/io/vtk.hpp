@@ -121,12 +121,10 @@ class vtk_series {
   std::string pvd_path() const { return (dir_ / (base_ + ".pvd")).string(); }
 
  private:
-  // Written beside the target and renamed over it: a viewer reloading the .pvd mid-run never sees
-  // a half-written file.
+  // Written beside the target and renamed over it (text_file): a viewer reloading the .pvd mid-run
+  // never sees a half-written file.
   void write_pvd() const {
-    const std::string path = pvd_path();
-    const std::string tmp = path + ".tmp";
-    detail::text_file out(tmp);
+    detail::text_file out(pvd_path());
     out.put("<?xml version=\"1.0\"?>\n"
             "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
             "  <Collection>\n");
@@ -136,10 +134,6 @@ class vtk_series {
     }
     out.put("  </Collection>\n</VTKFile>\n");
     out.close();
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec)
-      throw std::runtime_error("dem::io::vtk_series: cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
   }
 
   std::filesystem::path dir_;

@@ -132,6 +132,8 @@ class material_table {
   }
 
   std::size_t size() const { return materials_.size(); }
+  // The pair overrides set so far, keyed by (smaller id, larger id).
+  const std::map<std::pair<material_id, material_id>, pair_override>& overrides() const { return overrides_; }
   const material& operator[](material_id i) const { check_id(i); return materials_[i]; }
 
   static void validate(const material& m, const std::string& who) {

@@ -6,6 +6,9 @@
 // Mass properties come from the template (shape/clump/: exact for up to two spheres per point,
 // slice quadrature otherwise). A component has its own material when the template gives it one
 // (clump_sphere::material), else its body's; the body's material gives the density.
+#include <string>
+#include <type_traits>
+
 #include "dem/config.hpp"
 #include "dem/math/quaternion.hpp"
 #include "dem/shape/clump/clump.hpp"
@@ -38,6 +41,15 @@ struct clump {
     return r;
   }
   static const std::string& template_name(const clump_template& t) { return t.name(); }
+  // Why shape data read from a file cannot be used (empty: it can): what the kernels index with.
+  template <class Real>
+  static std::string check_data(const data<Real>& d) {
+    if (d.count < 1 || d.count > MaxSpheres) return "it has " + std::to_string(d.count) + " spheres (1 to " + std::to_string(MaxSpheres) + ")";
+    for (int i = 0; i < d.count; ++i)
+      if (!(d.radius[i] > 0) || !all_finite(vec3d(d.centre[i]))) return "component " + std::to_string(i) + " is not a finite sphere";
+    if (!(d.bounding_radius > 0)) return "its bounding radius is not positive";
+    return "";
+  }
 
   // Calls visit(slot, rigid_contact) for each pair of overlapping component spheres; d = x_A - x_B.
   template <class Real, class Visit>

@@ -6,6 +6,9 @@
 // face-face contact is not Hertzian; a linear law is the usual choice, as Blaze-DEM's).
 #include <cmath>
 
+#include <string>
+#include <type_traits>
+
 #include "dem/config.hpp"
 #include "dem/math/quaternion.hpp"
 #include "dem/shape/polyhedron/collide.hpp"
@@ -41,6 +44,29 @@ struct polyhedron {
   // Radius of the sphere of equal volume (R* of the laws, and the stable time step).
   static double contact_radius(const poly::polyhedron_template& t) { return std::cbrt(3.0 * t.volume / (4.0 * M_PI)); }
   static const std::string& template_name(const poly::polyhedron_template& t) { return t.name; }
+  // Why shape data read from a file cannot be used (empty: it can): every count and index the
+  // narrow phase follows.
+  template <class Real>
+  static std::string check_data(const data<Real>& d) {
+    const auto& g = d.geometry;
+    using G = std::decay_t<decltype(g)>;
+    if (g.n_vertices < 4 || g.n_vertices > G::max_vertices || g.n_faces < 4 || g.n_faces > G::max_faces || g.n_edges < 6 ||
+        g.n_edges > G::max_edges)
+      return "its vertex, face or edge count is out of range";
+    if (g.face_begin[0] != 0) return "its face list does not start at 0";
+    for (int f = 0; f < g.n_faces; ++f) {
+      if (g.face_begin[f + 1] < g.face_begin[f] + 3 || g.face_begin[f + 1] > G::max_face_indices) return "face " + std::to_string(f) + " is malformed";
+      for (int k = g.face_begin[f]; k < g.face_begin[f + 1]; ++k)
+        if (g.face_vertex[k] >= g.n_vertices) return "face " + std::to_string(f) + " names a vertex that does not exist";
+    }
+    for (int e = 0; e < g.n_edges; ++e)
+      if (g.edge[e][0] >= g.n_vertices || g.edge[e][1] >= g.n_vertices || g.edge_face[e][0] >= g.n_faces || g.edge_face[e][1] >= g.n_faces)
+        return "edge " + std::to_string(e) + " names a vertex or face that does not exist";
+    for (int v = 0; v < g.n_vertices; ++v)
+      if (!all_finite(vec3d(g.vertex[v]))) return "vertex " + std::to_string(v) + " is not finite";
+    if (!(d.bounding_radius > 0) || !(d.equivalent_radius > 0)) return "its radii are not positive";
+    return "";
+  }
 
   template <class Real, class Visit>
   DEM_HD static void collide(const data<Real>& a, const quat<Real>& qa, const data<Real>& b, const quat<Real>& qb,

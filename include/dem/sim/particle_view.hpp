@@ -47,7 +47,7 @@ struct particle_view {
 template <class T>
 DEM_HD inline vec3<T> load(const vec3<T>* v, std::uint32_t i) {
   static_assert(sizeof(vec3<T>) == 3 * sizeof(T), "vec3<T> must be three T without padding");
-#if DEM_DEVICE_CODE
+#if DEM_DEVICE_PATHS
   return v[i];
 #else
   const T* f = &v[0].x;
@@ -71,7 +71,7 @@ inline constexpr bool word_wise = (alignof(T) == 4 || alignof(T) == 8) && sizeof
 
 template <class T>
 DEM_HD inline T load(const T* v, std::uint32_t i) {
-#if defined(__GNUC__) && !DEM_DEVICE_CODE
+#if defined(__GNUC__) && !DEM_DEVICE_PATHS
   // Structs (force-law parameters) are read word by word, through a type that may alias anything,
   // for the same reason: an index scaled by their size cannot be gathered.
   if constexpr (word_wise<T> && sizeof(T) > alignof(T)) {

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <iostream>
 #include <limits>
+#include <new>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -30,23 +31,11 @@
 #include "dem/sim/particle_view.hpp"
 #include "dem/sim/policies.hpp"
 #include "dem/sim/rigid_kernels.hpp"
+#include "dem/sim/checkpoint.hpp"
+#include "dem/sim/config.hpp"
 #include "dem/sim/step_kernels.hpp"
 
 namespace dem {
-
-struct simulation_config {
-  aabb domain;                          // particles leaving it are deactivated and counted
-  vec3d gravity{0.0, 0.0, -9.81};
-  double dt = 1e-5;                     // s
-  double contact_margin = -1;           // m; < 0: 0.2 x the largest radius
-  double max_speed = std::numeric_limits<double>::infinity();  // m/s; faster means divergence
-  bool allow_unstable_dt = false;       // run even if dt exceeds the stable estimate
-  bool allow_initial_overlap = false;   // accept overlaps above 10 % of the smaller radius at start
-  // m; > 0: the coordinate policy must resolve positions at least this finely everywhere in the
-  // domain (coord::voxel: its unit; coord::floating: the spacing of the stored type at the farthest
-  // corner), else the constructor throws naming the domain, the bits and the resolution. 0: no check.
-  double position_resolution = 0;
-};
 
 template <class Policies = policies<>, class Backend = backend::host>
 class Simulator {
@@ -430,7 +419,30 @@ class Simulator {
 
   Backend& backend() { return backend_; }
 
+  // ---- checkpoints (sim/checkpoint.hpp) ------------------------------------------------------
+  // The whole state, written atomically (a crash mid-write leaves the previous file): N steps,
+  // save, load, M steps give the same bits as N + M steps. Loads on any backend.
+  void save_checkpoint(const std::string& path) const { sim::state_io<Simulator>::save(*this, path); }
+  // A simulator restored from a checkpoint written by the same policy combination (else the
+  // error names the policy that differs); the configuration is the checkpoint's.
+  static Simulator from_checkpoint(const std::string& path) {
+    const io::checkpoint_reader r = io::checkpoint_reader::from_file(path);
+    sim::state_io<Simulator>::check_policy(r);
+    Simulator s(sim::state_io<Simulator>::read_config(r));
+    sim::state_io<Simulator>::load(s, r);
+    return s;
+  }
+  // Replaces this simulator's state (and configuration) by the checkpoint's; all or nothing: on an
+  // error this simulator is left as it was. The log stream stays.
+  void load_checkpoint(const std::string& path) {
+    std::ostream* log = log_;
+    *this = from_checkpoint(path);
+    log_ = log;
+  }
+
  private:
+  template <class>
+  friend struct sim::state_io;
   struct host_state {
     std::vector<position_type> pos;
     std::vector<position_type> pos_ref;  // position at the last contact-list build (the skin budget used)
@@ -794,8 +806,22 @@ class Simulator {
       }
   }
 
-  // Sorts particles by cell, rebuilds the contact list and carries history over.
+  // Sorts particles by cell, rebuilds the contact list and carries history over. A buffer that
+  // cannot grow is reported with what it was growing for.
   void rebuild_contacts() {
+    const auto context = [&] {
+      return "dem: contact-list rebuild at step " + std::to_string(steps_) + " (" + std::to_string(num_particles_) + " particles, margin " +
+             num(margin()) + " m)";
+    };
+    try {
+      rebuild_contacts_now();
+    } catch (const allocation_error& e) {
+      throw allocation_error(context(), e);
+    } catch (const std::bad_alloc&) {
+      throw allocation_error(context() + ": out of memory");
+    }
+  }
+  void rebuild_contacts_now() {
     const std::uint32_t n = num_particles_;
     const double detect = margin() + max_range_;  // pairs are listed up to this gap
     const double cell = 2.0 * r_max_ + detect;

@@ -88,7 +88,7 @@ DEM_HD inline typename Law::history history_of(const typename Law::history* h, s
 // still vectorises (a conditional store of a whole struct stops GCC's if-conversion).
 template <class H>
 DEM_HD inline void keep_or_reset(bool keep, H& h) {
-#if !DEM_DEVICE_CODE
+#if !DEM_DEVICE_PATHS
   if constexpr (word_wise<H>) {
     using words = std::array<struct_word<H>, sizeof(H) / sizeof(struct_word<H>)>;
     words now = std::bit_cast<words>(h);

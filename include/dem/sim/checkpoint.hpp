@@ -1,0 +1,388 @@
+#pragma once
+// Checkpoints of a Simulator: its whole state in the format of io/checkpoint.hpp, such that N
+// steps, a save, a load and M more steps give the same bits as N + M steps, on any backend (a
+// checkpoint written on the host loads on a GPU and back: the buffers hold the same values).
+//
+// What is saved: the configuration, the materials with their pair overrides, the planes, the
+// shapes of rigid bodies, every per-particle array in storage order (position and the position at
+// the last contact-list build, velocities, the forces of the last evaluation that velocity
+// Verlet's next half kick uses, ...), the contact list with its history, carry-over keys and
+// incident lists, the per-(particle, plane) history, user properties, time, step and counters.
+// Nothing random is kept by the simulator yet (samplers take their seed explicitly).
+// What is derived on load instead: the law's parameter table (from the materials), the device
+// copies of planes and shapes, and per-step scratch.
+//
+// Loading checks everything it will later index with: the policy signature (a checkpoint loads
+// only into the combination that wrote it; the error names the policy that differs), every
+// record's element size and count, ids (a permutation), material, shape and plane indices, the
+// contact list (indices in range, incident lists consistent) and finite positions, radii and
+// masses. A file that passes gives a simulation that cannot read out of bounds; a file that does
+// not is refused with the reason, and the simulator it was loaded into is left as it was.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dem/io/checkpoint.hpp"
+#include "dem/material/material.hpp"
+#include "dem/sim/config.hpp"
+#include "dem/sim/particle_view.hpp"
+#include "dem/sim/step_kernels.hpp"
+
+namespace dem::sim {
+
+template <class Sim>
+struct state_io {
+  using P = typename Sim::policy;
+
+  // ---- the policy signature -------------------------------------------------------------------
+  static std::string signature() {
+    return std::string("shape=") + P::shape::name + ";force=" + P::force::name + ";integrator=" + P::integrator::name +
+           ";precision=" + P::precision::name + ";coord=" + P::coord::name;
+  }
+  struct size_entry {
+    const char* what;
+    std::uint64_t bytes;
+  };
+  static std::vector<size_entry> sizes() {
+    return {{"position type", sizeof(typename Sim::position_type)},
+            {"rounding carry", Sim::has_carry ? sizeof(typename Sim::carry_type) : 0},
+            {"real type", sizeof(typename Sim::real)},
+            {"pair history", Sim::stores_history ? sizeof(typename Sim::pair_history) : 0},
+            {"plane history", Sim::stores_history ? sizeof(typename Sim::plane_history) : 0},
+            {"force-law parameters", sizeof(typename Sim::law::params)},
+            {"owner properties", Sim::law_traits::has_owner_wildcards ? sizeof(typename Sim::owner_wildcards_type) : 0},
+            {"geometry properties", Sim::law_traits::has_geometry_wildcards ? sizeof(typename Sim::geometry_wildcards_type) : 0},
+            {"shape data", P::rigid ? sizeof(typename Sim::shape_data) : 0}};
+  }
+
+  static void check_policy(const io::checkpoint_reader& r) {
+    const std::map<std::string, std::string> theirs = fields(r.text("policy")), ours = fields(signature());
+    static const std::pair<const char*, const char*> names[] = {
+        {"shape", "shape"}, {"force", "force law"}, {"integrator", "integrator"}, {"precision", "precision"}, {"coord", "coordinate policy"}};
+    for (const auto& [key, what] : names) {
+      const auto it = theirs.find(key);
+      const std::string t = it == theirs.end() ? "(none)" : it->second;
+      if (t != ours.at(key))
+        r.fail(std::string("written with ") + what + " '" + t + "', but this simulator's is '" + ours.at(key) +
+               "' (a checkpoint loads only into the policy combination that wrote it: " + r.text("policy") + ")");
+    }
+    const std::vector<std::uint64_t> theirs_sizes = r.array<std::uint64_t>("policy.sizes");
+    const std::vector<size_entry> ours_sizes = sizes();
+    if (theirs_sizes.size() != ours_sizes.size()) r.fail("record 'policy.sizes' has " + std::to_string(theirs_sizes.size()) + " entries");
+    for (std::size_t k = 0; k < ours_sizes.size(); ++k)
+      if (theirs_sizes[k] != ours_sizes[k].bytes)
+        r.fail(std::string("its ") + ours_sizes[k].what + " is " + std::to_string(theirs_sizes[k]) + " bytes, this simulator's " +
+               std::to_string(ours_sizes[k].bytes) + " (same policy names, other types: a force law or shape changed since?)");
+  }
+
+  // ---- configuration and materials ------------------------------------------------------------
+  static simulation_config read_config(const io::checkpoint_reader& r) {
+    const std::vector<double> c = r.array<double>("config", 15);
+    simulation_config cfg;
+    cfg.domain = {{c[0], c[1], c[2]}, {c[3], c[4], c[5]}};
+    cfg.gravity = {c[6], c[7], c[8]};
+    cfg.dt = c[9];
+    cfg.contact_margin = c[10];
+    cfg.max_speed = c[11];
+    cfg.position_resolution = c[12];
+    cfg.allow_unstable_dt = c[13] != 0;
+    cfg.allow_initial_overlap = c[14] != 0;
+    return cfg;  // checked by the Simulator's constructor
+  }
+  static std::vector<double> config_record(const simulation_config& c) {
+    return {c.domain.lo.x, c.domain.lo.y, c.domain.lo.z, c.domain.hi.x, c.domain.hi.y, c.domain.hi.z, c.gravity.x, c.gravity.y,
+            c.gravity.z,   c.dt,          c.contact_margin, c.max_speed, c.position_resolution, c.allow_unstable_dt ? 1.0 : 0.0,
+            c.allow_initial_overlap ? 1.0 : 0.0};
+  }
+
+  struct override_record {
+    std::uint32_t a, b, set;  // set: bit k for field k
+    double value[10];
+  };
+  static void write_materials(io::checkpoint_writer& w, const material_table& t) {
+    w.value<std::uint64_t>("materials", t.size());
+    for (std::size_t k = 0; k < t.size(); ++k) {
+      const material& m = t[static_cast<material_id>(k)];
+      w.text("material." + std::to_string(k) + ".name", m.name);
+      w.array("material." + std::to_string(k) + ".values",
+              std::vector<double>{m.density, m.youngs_modulus, m.poisson_ratio, m.restitution, m.friction, m.rolling_friction,
+                                  m.rolling_damping, m.work_of_adhesion, m.cohesion_range});
+    }
+    std::vector<override_record> o;
+    for (const auto& [key, v] : t.overrides()) {
+      override_record rec{key.first, key.second, 0, {}};
+      const std::optional<double>* f[10] = {&v.restitution, &v.friction, &v.rolling_friction, &v.rolling_damping, &v.work_of_adhesion,
+                                            &v.cohesion_range, &v.effective_youngs, &v.effective_shear, &v.normal_stiffness,
+                                            &v.tangential_stiffness_ratio};
+      for (int k = 0; k < 10; ++k)
+        if (f[k]->has_value()) {
+          rec.set |= 1u << k;
+          rec.value[k] = **f[k];
+        }
+      o.push_back(rec);
+    }
+    w.array("material.overrides", o);
+  }
+  // Through material_table::add and set_pair: the same checks as user input.
+  static material_table read_materials(const io::checkpoint_reader& r) {
+    material_table t;
+    const auto count = r.value<std::uint64_t>("materials");
+    if (count > 65535) r.fail(std::to_string(count) + " materials (at most 65535)");
+    for (std::uint64_t k = 0; k < count; ++k) {
+      material m;
+      m.name = r.text("material." + std::to_string(k) + ".name");
+      const std::vector<double> v = r.array<double>("material." + std::to_string(k) + ".values", 9);
+      m.density = v[0], m.youngs_modulus = v[1], m.poisson_ratio = v[2], m.restitution = v[3], m.friction = v[4];
+      m.rolling_friction = v[5], m.rolling_damping = v[6], m.work_of_adhesion = v[7], m.cohesion_range = v[8];
+      guarded(r, [&] { t.add(m); });
+    }
+    for (const override_record& rec : r.array<override_record>("material.overrides")) {
+      if (rec.a >= count || rec.b >= count) r.fail("a pair override names material " + std::to_string(std::max(rec.a, rec.b)));
+      pair_override o;
+      std::optional<double>* f[10] = {&o.restitution, &o.friction, &o.rolling_friction, &o.rolling_damping, &o.work_of_adhesion,
+                                      &o.cohesion_range, &o.effective_youngs, &o.effective_shear, &o.normal_stiffness,
+                                      &o.tangential_stiffness_ratio};
+      for (int k = 0; k < 10; ++k)
+        if (rec.set & (1u << k)) *f[k] = rec.value[k];
+      guarded(r, [&] { t.set_pair(static_cast<material_id>(rec.a), static_cast<material_id>(rec.b), o); });
+    }
+    return t;
+  }
+
+  // ---- the scalars ----------------------------------------------------------------------------
+  struct counters {
+    std::uint64_t num_particles, lost, num_contacts, old_contacts, steps, rebuilds;
+    double time, r_max, max_range;
+    std::uint32_t contacts_valid, prepared;
+  };
+
+  // ---- save -----------------------------------------------------------------------------------
+  static void save(const Sim& s, const std::string& path) {
+    io::checkpoint_writer w(path);
+    w.text("policy", signature());
+    std::vector<std::uint64_t> sz;
+    for (const size_entry& e : sizes()) sz.push_back(e.bytes);
+    w.array("policy.sizes", sz);
+    w.text("backend", Sim::backend_type::name);  // informative: any backend loads it
+    w.array("config", config_record(s.cfg_));
+    write_materials(w, s.materials_);
+    w.array("planes", s.planes_host_);
+    if constexpr (P::rigid) {
+      w.array("shapes", s.shapes_host_);
+      w.array("shape.volume", s.shape_volume_);
+      w.array("shape.contact_radius", s.shape_contact_radius_);
+      w.array("shape.inertia", s.shape_inertia_);
+      for (std::size_t k = 0; k < s.shape_names_.size(); ++k) w.text("shape." + std::to_string(k) + ".name", s.shape_names_[k]);
+    }
+    w.value("counters", counters{s.num_particles_, s.lost_, s.num_contacts_, s.old_contacts_, s.steps_, s.rebuilds_, s.time_, s.r_max_,
+                                 s.max_range_, s.contacts_valid_ ? 1u : 0u, s.prepared_ ? 1u : 0u});
+    w.array("status", s.status_.to_vector());
+    visit(const_cast<Sim&>(s), [&w](const char* name, auto& buffer) { w.array(name, buffer.to_vector()); });
+    w.finish();
+  }
+
+  // Every buffer a checkpoint holds, in one list for save and load: per particle, then the contact
+  // list (only while it is valid: an invalid list is rebuilt before it is read, except the keys and
+  // history it carries over).
+  template <class F>
+  static void visit(Sim& s, F&& f) {
+    f("pos", s.pos_);
+    f("pos_ref", s.pos_ref_);
+    if constexpr (Sim::has_carry) f("carry", s.carry_);
+    f("vel", s.vel_);
+    f("omega", s.omega_);
+    f("force", s.force_);
+    f("torque", s.torque_);
+    f("radius", s.radius_);
+    f("inv_mass", s.inv_mass_);
+    f("inv_inertia", s.inv_inertia_);
+    f("material", s.material_);
+    f("id", s.id_);
+    f("active", s.active_);
+    f("plane_touch", s.plane_touch_);
+    if constexpr (Sim::stores_history) f("wall_history", s.wall_history_);
+    if constexpr (P::rigid) {
+      f("orientation", s.orientation_);
+      f("inertia", s.inertia_);
+      f("shape", s.shape_);
+    }
+    if constexpr (Sim::law_traits::has_owner_wildcards) f("owner_wildcards", s.owner_wc_);
+    if constexpr (Sim::law_traits::has_geometry_wildcards) f("geometry_wildcards", s.geometry_wc_);
+    if constexpr (Sim::stores_history) {
+      f("history", s.history_);
+      f("contact_key", s.contact_key_);
+      f("contact_index", s.contact_index_);
+    }
+    if (s.contacts_valid_) {
+      f("plane_near", s.plane_near_);
+      f("pair_a", s.pair_a_);
+      f("pair_b", s.pair_b_);
+      f("incident_particle", s.incident_particle_);
+      f("incident_entry", s.incident_entry_);
+      f("incident_offset", s.incident_offset_);
+    }
+  }
+
+  // ---- load -----------------------------------------------------------------------------------
+  // Into `s`, freshly built from read_config(r) (Simulator::from_checkpoint).
+  static void load(Sim& s, const io::checkpoint_reader& r) {
+    check_policy(r);
+    s.materials_ = read_materials(r);
+    s.planes_host_ = r.array<plane<typename Sim::real>>("planes");
+    if (s.planes_host_.size() > 32) r.fail(std::to_string(s.planes_host_.size()) + " planes (at most 32)");
+    for (std::size_t k = 0; k < s.planes_host_.size(); ++k) {
+      const auto& pl = s.planes_host_[k];
+      if (!all_finite(pl.point) || !all_finite(vec3d(pl.normal)) || !(norm(vec3d(pl.normal)) > 0.5) || pl.material >= s.materials_.size())
+        r.fail("plane " + std::to_string(k) + " is not valid (finite point, unit normal, existing material)");
+    }
+    s.planes_.assign(s.planes_host_);
+    std::size_t shapes = 0;
+    if constexpr (P::rigid) {
+      s.shapes_host_ = r.array<typename Sim::shape_data>("shapes");
+      shapes = s.shapes_host_.size();
+      s.shape_volume_ = r.array<double>("shape.volume", shapes);
+      s.shape_contact_radius_ = r.array<double>("shape.contact_radius", shapes);
+      s.shape_inertia_ = r.array<vec3d>("shape.inertia", shapes);
+      s.shape_names_.clear();
+      for (std::size_t k = 0; k < shapes; ++k) {
+        s.shape_names_.push_back(r.text("shape." + std::to_string(k) + ".name"));
+        const std::string bad = P::shape::check_data(s.shapes_host_[k]);
+        if (!bad.empty()) r.fail("shape " + std::to_string(k) + " ('" + s.shape_names_.back() + "'): " + bad);
+      }
+      s.shapes_.assign(s.shapes_host_);
+    }
+
+    const counters c = r.value<counters>("counters");
+    if (c.num_particles > Sim::max_particles) r.fail(std::to_string(c.num_particles) + " particles, more than this simulator holds");
+    if (c.num_contacts > std::uint64_t(0x7fffffff)) r.fail(std::to_string(c.num_contacts) + " contacts");
+    if (c.lost > c.num_particles) r.fail("more lost particles than particles");
+    const std::uint64_t n = c.num_particles, nc = c.num_contacts, planes = s.planes_host_.size();
+    s.num_particles_ = static_cast<std::uint32_t>(n);
+    s.lost_ = static_cast<std::uint32_t>(c.lost);
+    s.num_contacts_ = static_cast<std::uint32_t>(nc);
+    s.old_contacts_ = static_cast<std::uint32_t>(c.old_contacts);
+    s.steps_ = c.steps;
+    s.rebuilds_ = c.rebuilds;
+    s.time_ = c.time;
+    s.r_max_ = c.r_max;
+    s.max_range_ = c.max_range;
+    s.contacts_valid_ = c.contacts_valid != 0;
+    s.prepared_ = c.prepared != 0;
+    if (!std::isfinite(c.time) || !(c.r_max > 0) || !std::isfinite(c.r_max) || !(c.max_range >= 0) || !std::isfinite(c.max_range))
+      r.fail("time, largest radius or law range is not valid");
+    if (Sim::stores_history && s.old_contacts_ != s.num_contacts_ && s.contacts_valid_) r.fail("inconsistent contact counts");
+
+    // Buffers, each with the count it must have.
+    auto expected = [&](const std::string& name) -> std::size_t {
+      if (name == "wall_history") return n * planes;
+      if (name == "history" || name == "contact_key" || name == "contact_index") return s.old_contacts_;
+      if (name == "pair_a" || name == "pair_b") return nc;
+      if (name == "incident_particle" || name == "incident_entry") return 2 * nc;
+      if (name == "incident_offset") return n + 1;
+      return n;
+    };
+    visit(s, [&](const char* name, auto& buffer) {
+      using T = typename std::decay_t<decltype(buffer.to_vector())>::value_type;
+      buffer.assign(r.array<T>(name, expected(name)));
+    });
+    s.status_.assign(r.array<std::uint32_t>("status", status_words));
+    validate(s, r, shapes);
+
+    // Derived: the parameter table (the same materials give the same table and range), scratch
+    // the kernels write before they read.
+    s.build_params();
+    if (s.contacts_valid_) {
+      s.cforce_.resize(nc);
+      s.ctorque_.resize(2 * nc);
+      if constexpr (Sim::law_traits::writes_owner_wildcards) s.owner_increment_.resize(2 * nc);
+      if constexpr (Sim::law_traits::writes_geometry_wildcards) s.geometry_increment_.resize(2 * nc);
+    }
+  }
+
+ private:
+  // Every value a kernel will index with, and what the grid needs finite.
+  static void validate(const Sim& s, const io::checkpoint_reader& r, std::size_t shapes) {
+    const std::size_t n = s.num_particles_, nc = s.num_contacts_, materials = s.materials_.size(), planes = s.planes_host_.size();
+    const std::vector<std::uint32_t> id = s.id_.to_vector(), active = s.active_.to_vector(), material = s.material_.to_vector();
+    std::vector<char> seen(n, 0);
+    std::size_t inactive = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (id[i] >= n || seen[id[i]]) r.fail("particle ids are not a permutation of 0 .. " + std::to_string(n) + " (entry " + std::to_string(i) + ")");
+      seen[id[i]] = 1;
+      if (active[i] > 1) r.fail("the active flag of particle " + std::to_string(id[i]) + " is " + std::to_string(active[i]));
+      inactive += active[i] == 0;
+      if (material[i] >= materials) r.fail("particle " + std::to_string(id[i]) + " has material " + std::to_string(material[i]));
+    }
+    const std::vector<std::uint32_t> status = s.status_.to_vector();
+    if (inactive != s.lost_ || status[lost_count] != s.lost_ || status[bad_particle] != no_particle)
+      r.fail("the lost-particle counts disagree (" + std::to_string(inactive) + " inactive, " + std::to_string(s.lost_) + " counted)");
+    const std::uint32_t plane_mask = planes == 32 ? ~0u : (1u << planes) - 1;
+    for (std::uint32_t t : s.plane_touch_.to_vector())
+      if (t & ~plane_mask) r.fail("a plane-contact mask names a plane that does not exist");
+    const auto radius = s.radius_.to_vector(), inv_mass = s.inv_mass_.to_vector(), inv_inertia = s.inv_inertia_.to_vector();
+    const auto pos = s.pos_.to_vector(), pos_ref = s.pos_ref_.to_vector();
+    double r_max = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double ri = static_cast<double>(radius[i]);
+      if (!(ri > 0) || !std::isfinite(ri) || !(inv_mass[i] > 0) || !std::isfinite(static_cast<double>(inv_mass[i])) || !(inv_inertia[i] > 0) ||
+          !std::isfinite(static_cast<double>(inv_inertia[i])))
+        r.fail("particle " + std::to_string(id[i]) + " has a radius, mass or inertia that is not positive and finite");
+      r_max = std::max(r_max, ri);
+      if (active[i] && (!all_finite(Sim::coord_space::to_world(s.coord_, pos[i])) || !all_finite(Sim::coord_space::to_world(s.coord_, pos_ref[i]))))
+        r.fail("particle " + std::to_string(id[i]) + " has a position that is not finite");
+    }
+    if (r_max > s.r_max_ * (1 + 1e-6)) r.fail("a radius is larger than the recorded largest radius");  // (radii are rounded to the real type)
+    if constexpr (P::rigid) {
+      for (std::uint32_t k : s.shape_.to_vector())
+        if (k >= shapes) r.fail("a body has shape " + std::to_string(k) + " (" + std::to_string(shapes) + " shapes)");
+      for (const auto& q : s.orientation_.to_vector())
+        if (!std::isfinite(static_cast<double>(norm2(q)))) r.fail("a body's orientation is not finite");
+    }
+    if constexpr (Sim::stores_history)
+      for (std::uint32_t k : s.contact_index_.to_vector())
+        if (k >= s.old_contacts_) r.fail("a carried-over contact index is out of range");
+    if (!s.contacts_valid_) return;
+    for (std::uint32_t t : s.plane_near_.to_vector())
+      if (t & ~plane_mask) r.fail("a plane-reach mask names a plane that does not exist");
+    const auto a = s.pair_a_.to_vector(), b = s.pair_b_.to_vector();
+    for (std::size_t c = 0; c < nc; ++c)
+      if (a[c] >= n || b[c] >= n || a[c] == b[c] || !active[a[c]] || !active[b[c]] || id[a[c]] >= id[b[c]])
+        r.fail("listed pair " + std::to_string(c) + " is not a pair of two active particles with A the lower id");
+    const auto offset = s.incident_offset_.to_vector(), entry = s.incident_entry_.to_vector(), particle = s.incident_particle_.to_vector();
+    if (offset[0] != 0 || offset[n] != 2 * nc) r.fail("the incident offsets do not cover the incident entries");
+    for (std::size_t p = 0; p < n; ++p) {
+      if (offset[p] > offset[p + 1]) r.fail("the incident offsets are not sorted");
+      for (std::uint32_t k = offset[p]; k < offset[p + 1]; ++k) {
+        const std::uint32_t e = entry[k];
+        if (e >= 2 * nc || particle[k] != p || ((e & 1u) ? b[e >> 1] : a[e >> 1]) != p)
+          r.fail("incident entry " + std::to_string(k) + " does not belong to particle " + std::to_string(p));
+      }
+    }
+  }
+
+  static std::map<std::string, std::string> fields(const std::string& sig) {
+    std::map<std::string, std::string> m;
+    std::istringstream in(sig);
+    std::string item;
+    while (std::getline(in, item, ';')) {
+      const auto eq = item.find('=');
+      if (eq != std::string::npos) m[item.substr(0, eq)] = item.substr(eq + 1);
+    }
+    return m;
+  }
+  template <class F>
+  static void guarded(const io::checkpoint_reader& r, F&& f) {
+    try {
+      f();
+    } catch (const std::invalid_argument& e) {
+      r.fail(e.what());
+    }
+  }
+};
+
+}  // namespace dem::sim

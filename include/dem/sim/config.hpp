@@ -1,0 +1,24 @@
+#pragma once
+// dem::simulation_config — the run-time settings of a Simulator, checked by its constructor.
+#include <limits>
+
+#include "dem/math/aabb.hpp"
+#include "dem/math/vec3.hpp"
+
+namespace dem {
+
+struct simulation_config {
+  aabb domain;                          // particles leaving it are deactivated and counted
+  vec3d gravity{0.0, 0.0, -9.81};
+  double dt = 1e-5;                     // s
+  double contact_margin = -1;           // m; < 0: 0.2 x the largest radius
+  double max_speed = std::numeric_limits<double>::infinity();  // m/s; faster means divergence
+  bool allow_unstable_dt = false;       // run even if dt exceeds the stable estimate
+  bool allow_initial_overlap = false;   // accept overlaps above 10 % of the smaller radius at start
+  // m; > 0: the coordinate policy must resolve positions at least this finely everywhere in the
+  // domain (coord::voxel: its unit; coord::floating: the spacing of the stored type at the farthest
+  // corner), else the constructor throws naming the domain, the bits and the resolution. 0: no check.
+  double position_resolution = 0;
+};
+
+}  // namespace dem

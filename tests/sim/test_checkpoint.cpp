@@ -1,0 +1,310 @@
+// Checkpoints: N steps + save + load + M steps equals N + M steps bit for bit (spheres with every
+// law that keeps history, user properties, clumps, polyhedra, a restart just before a rebuild);
+// a checkpoint moves between the host and this build's backend; bad files and other policy
+// combinations are refused with the reason; a failed load leaves the simulator as it was.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "dem/backend/host.hpp"
+#include "dem/coord/voxel.hpp"
+#include "dem/shape/clump.hpp"
+#include "dem/shape/polyhedron.hpp"
+#include "support/scenarios.hpp"
+
+using namespace dem_test;
+
+namespace {
+
+std::string temp_path(const std::string& name) {
+  return std::string("checkpoint_test_") + test_backend::name + "_" + name + ".ckpt";
+}
+
+// Everything a run's continuation depends on that the public API shows, by id.
+template <class Sim>
+struct observed {
+  std::vector<dem::vec3d> x, v, w, f, t;
+  std::uint64_t step, rebuilds, listed;
+  double time;
+  explicit observed(Sim& s)
+      : x(s.positions()), v(s.velocities()), w(s.angular_velocities()), f(s.forces()), t(s.torques()), step(s.step_count()),
+        rebuilds(s.num_rebuilds()), listed(s.num_listed_pairs()), time(s.time()) {}
+};
+
+template <class Sim>
+void check_same_bits(Sim& a, Sim& b) {
+  const observed<Sim> p(a), q(b);
+  CHECK(p.step == q.step);
+  CHECK(p.time == q.time);
+  CHECK(p.rebuilds == q.rebuilds);
+  CHECK(p.listed == q.listed);
+  REQUIRE(p.x.size() == q.x.size());
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < p.x.size(); ++i)
+    for (int k = 0; k < 3; ++k)
+      differ += (p.x[i][k] != q.x[i][k]) + (p.v[i][k] != q.v[i][k]) + (p.w[i][k] != q.w[i][k]) + (p.f[i][k] != q.f[i][k]) +
+                (p.t[i][k] != q.t[i][k]);
+  CHECK(differ == 0);
+}
+
+// A box of spheres falling onto each other: many contacts forming and ending, sliding, rolling.
+template <class Sim>
+void fill_spheres(Sim& s, std::size_t n, const dem::material& mat) {
+  const auto m = s.add_material(mat);
+  s.add_box(s.config().domain, m);
+  dem::sample::lattice_options o;
+  o.radius = 1e-3;
+  o.radius_spread = 0.2;
+  o.jitter = 2e-4;
+  o.max_count = n;
+  s.add_particles(dem::sample::cubic_lattice(s.config().domain, o), m);
+}
+
+dem::simulation_config sphere_box() {
+  dem::simulation_config c;
+  c.domain = {{0, 0, 0}, {0.012, 0.012, 0.03}};
+  c.dt = 1e-5;
+  return c;
+}
+
+// Runs the reference for n1 + n2 steps, and a second simulation for n1 steps, saved, loaded into
+// a third, which runs n2 steps: the third must equal the reference bit for bit.
+template <class Sim, class Setup>
+void restart_equals_straight_run(Setup setup, const dem::simulation_config& cfg, std::uint64_t n1, std::uint64_t n2, const std::string& name) {
+  Sim straight(cfg), first(cfg);
+  setup(straight);
+  setup(first);
+  straight.step(n1 + n2);
+  first.step(n1);
+  const std::string path = temp_path(name);
+  first.save_checkpoint(path);
+  Sim resumed = Sim::from_checkpoint(path);
+  resumed.step(n2);
+  check_same_bits(straight, resumed);
+  // And the one that wrote it goes on the same way.
+  first.step(n2);
+  check_same_bits(straight, first);
+  std::remove(path.c_str());
+}
+
+// A law that writes a per-particle property: the tally must continue across a restart.
+struct tally {
+  double work;
+  DEM_HD tally& operator+=(const tally& o) { work += o.work; return *this; }
+};
+struct hertz_mindlin_tally {
+  static constexpr const char* name = "hertz_mindlin_tally";
+  template <class Real>
+  struct law {
+    using base = typename dem::force::hertz_mindlin::template law<Real>;
+    using params = typename base::params;
+    using history = typename base::history;
+    using owner_wildcards = tally;
+    static constexpr bool writes_owner_wildcards = true;
+    static params make_params(const dem::material_pair& p) { return base::make_params(p); }
+    DEM_HD dem::force::contact_force<Real> operator()(const dem::force::contact<Real>& c, const params& p, history& h,
+                                                      dem::force::wildcards<tally, dem::force::no_wildcards>& w) const {
+      const dem::force::contact_force<Real> f = base{}(c, p, h);
+      const double e = static_cast<double>(dot(f.force, c.v_rel)) * c.dt;
+      w.owner_increment_a.work = e;
+      w.owner_increment_b.work = e;
+      return f;
+    }
+  };
+  static double stable_time_step(const dem::material& m, const dem::material_pair& mp, double r, double mass) {
+    return dem::force::hertz_mindlin::stable_time_step(m, mp, r, mass);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("checkpoint: spheres restart bit for bit, for every law with history") {
+  const dem::material glass{"glass", 2500, 1e7, 0.3, 0.5, 0.5, 0.1};
+  auto setup = [&](auto& s) { fill_spheres(s, 300, glass); };
+  restart_equals_straight_run<sim_t<dem::force::hertz_mindlin>>(setup, sphere_box(), 1500, 1500, "hertz_mindlin");
+  restart_equals_straight_run<sim_t<dem::force::hertz_mindlin_epsd>>(setup, sphere_box(), 1500, 1500, "epsd");
+  restart_equals_straight_run<sim_t<dem::force::linear_spring_dashpot>>(setup, sphere_box(), 1500, 1500, "linear");
+  dem::material sticky = glass;
+  sticky.work_of_adhesion = 0.05;
+  sticky.cohesion_range = 1e-4;
+  restart_equals_straight_run<sim_t<dem::force::hertz_mindlin_cohesive>>([&](auto& s) { fill_spheres(s, 300, sticky); }, sphere_box(), 1500,
+                                                                        1500, "cohesive");
+  // Single precision and the voxel coordinates (a rounding carry per particle) too.
+  restart_equals_straight_run<sim_t<dem::force::hertz_mindlin, dem::precision::single>>(setup, sphere_box(), 1500, 1000, "single");
+  restart_equals_straight_run<sim_t<dem::force::hertz_mindlin, dem::precision::single, dem::integrate::velocity_verlet, dem::coord::voxel<16>>>(
+      setup, sphere_box(), 1500, 1000, "voxel");
+}
+
+TEST_CASE("checkpoint: user properties written by the law continue across a restart") {
+  using S = sim_t<hertz_mindlin_tally>;
+  const dem::material glass{"glass", 2500, 1e7, 0.3, 0.5, 0.5, 0.0};
+  S straight(sphere_box()), first(sphere_box());
+  fill_spheres(straight, 200, glass);
+  fill_spheres(first, 200, glass);
+  straight.step(2400);
+  first.step(1200);
+  first.save_checkpoint(temp_path("tally"));
+  S resumed = S::from_checkpoint(temp_path("tally"));
+  resumed.step(1200);
+  const auto a = straight.owner_wildcards(), b = resumed.owner_wildcards();
+  REQUIRE(a.size() == b.size());
+  double total = 0;
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    differ += a[i].work != b[i].work;
+    total += std::abs(a[i].work);
+  }
+  CHECK(differ == 0);
+  CHECK(total > 0);
+  check_same_bits(straight, resumed);
+  std::remove(temp_path("tally").c_str());
+}
+
+TEST_CASE("checkpoint: a restart just before a contact-list rebuild") {
+  using S = sim_t<dem::force::hertz_mindlin>;
+  const dem::material glass{"glass", 2500, 1e7, 0.3, 0.5, 0.5, 0.0};
+  // Find a step after which the next step rebuilds the list.
+  S probe(sphere_box());
+  fill_spheres(probe, 300, glass);
+  probe.step(1000);
+  std::uint64_t before = 0;
+  for (int k = 0; k < 2000; ++k) {
+    const std::uint64_t r = probe.num_rebuilds();
+    probe.step(1);
+    if (probe.num_rebuilds() != r) {
+      before = probe.step_count() - 1;
+      break;
+    }
+  }
+  REQUIRE(before > 0);
+  restart_equals_straight_run<S>([&](auto& s) { fill_spheres(s, 300, glass); }, sphere_box(), before, 500, "before_rebuild");
+  // And a checkpoint of a simulator whose list is invalid (particles just added): rebuilt on load's first step.
+  S straight(sphere_box()), first(sphere_box());
+  fill_spheres(straight, 300, glass);
+  fill_spheres(first, 300, glass);
+  first.save_checkpoint(temp_path("unprepared"));  // before the first step: not even prepared
+  S resumed = S::from_checkpoint(temp_path("unprepared"));
+  straight.step(800);
+  resumed.step(800);
+  check_same_bits(straight, resumed);
+  std::remove(temp_path("unprepared").c_str());
+}
+
+TEST_CASE("checkpoint: clumps and polyhedra restart bit for bit") {
+  using clump_sim = dem::Simulator<dem::policies<dem::shape::clump<3>, dem::force::hertz_mindlin, dem::integrate::velocity_verlet,
+                                                 dem::precision::double_>,
+                                   test_backend>;
+  using poly_sim = dem::Simulator<dem::policies<dem::shape::polyhedron<8>, dem::force::hertz_mindlin, dem::integrate::velocity_verlet,
+                                                dem::precision::double_>,
+                                  test_backend>;
+  dem::simulation_config cfg;
+  cfg.domain = {{-0.02, -0.02, 0}, {0.02, 0.02, 0.06}};
+  cfg.dt = 1e-5;
+  auto bodies = [](std::size_t n, double spacing) {
+    dem::particle_set s;
+    std::vector<dem::quatd> q;
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (std::size_t k = 0; k < n; ++k) {
+      s.positions.push_back({-0.0135 + spacing * (k % 4), -0.0135 + spacing * ((k / 4) % 4), 0.006 + spacing * (k / 16)});
+      q.push_back(dem::normalized(dem::quatd{u(rng), u(rng), u(rng), u(rng)}));
+    }
+    return std::pair{s, q};
+  };
+  const dem::material m{"m", 2500, 1e7, 0.3, 0.5, 0.5, 0.0};
+  auto clumps = [&](clump_sim& s) {
+    const auto id = s.add_material(m);
+    s.add_box(s.config().domain, id);
+    const auto shape = s.add_shape(dem::shape::clumps::three_sphere(1e-3, 1.2e-3, dem::shape::clumps::layout::triangle));
+    const auto [set, q] = bodies(40, 0.009);
+    s.add_bodies(shape, set, q, id);
+  };
+  restart_equals_straight_run<clump_sim>(clumps, cfg, 2000, 1500, "clumps");
+  auto cubes = [&](poly_sim& s) {
+    const auto id = s.add_material(m);
+    s.add_box(s.config().domain, id);
+    std::vector<dem::vec3d> pts;
+    for (int i = 0; i < 8; ++i) pts.push_back({(i & 1 ? 2e-3 : -2e-3), (i & 2 ? 2e-3 : -2e-3), (i & 4 ? 2e-3 : -2e-3)});
+    const auto shape = s.add_shape(dem::shape::poly::make_polyhedron_template(pts, "cube"));
+    const auto [set, q] = bodies(32, 0.009);
+    s.add_bodies(shape, set, q, id);
+  };
+  restart_equals_straight_run<poly_sim>(cubes, cfg, 2000, 1500, "cubes");
+}
+
+TEST_CASE("checkpoint: written on the host, loaded on this backend and back, the state is the same") {
+  using host_sim = dem::Simulator<dem::policies<dem::shape::sphere, dem::force::hertz_mindlin, dem::integrate::velocity_verlet,
+                                                dem::precision::double_>,
+                                  dem::backend::host>;
+  using here_sim = sim_t<dem::force::hertz_mindlin>;
+  const dem::material glass{"glass", 2500, 1e7, 0.3, 0.5, 0.5, 0.1};
+  host_sim h(sphere_box());
+  fill_spheres(h, 300, glass);
+  h.step(1500);
+  h.save_checkpoint(temp_path("from_host"));
+  here_sim d = here_sim::from_checkpoint(temp_path("from_host"));
+  d.save_checkpoint(temp_path("back"));
+  host_sim back = host_sim::from_checkpoint(temp_path("back"));
+  check_same_bits(h, back);
+  CHECK(d.positions() == h.positions());
+  CHECK(d.forces() == h.forces());
+  CHECK(d.listed_pairs() == h.listed_pairs());
+  d.step(500);  // and it runs on
+  CHECK(d.step_count() == 2000);
+  std::remove(temp_path("from_host").c_str());
+  std::remove(temp_path("back").c_str());
+}
+
+TEST_CASE("checkpoint: other policies and bad files are refused with the reason; a failed load changes nothing") {
+  const dem::material glass{"glass", 2500, 1e7, 0.3, 0.5, 0.5, 0.1};
+  sim_t<dem::force::hertz_mindlin> s(sphere_box());
+  fill_spheres(s, 100, glass);
+  s.step(200);
+  const std::string path = temp_path("refusals");
+  s.save_checkpoint(path);
+
+  using other_law = sim_t<dem::force::linear_spring_dashpot>;
+  CHECK_THROWS_WITH_AS(other_law::from_checkpoint(path),
+                       doctest::Contains("written with force law 'hertz_mindlin', but this simulator's is 'linear_spring_dashpot'"),
+                       std::runtime_error);
+  using other_precision = sim_t<dem::force::hertz_mindlin, dem::precision::single>;
+  CHECK_THROWS_WITH_AS(other_precision::from_checkpoint(path), doctest::Contains("written with precision 'double', but this simulator's is 'single'"),
+                       std::runtime_error);
+  using other_integrator = sim_t<dem::force::hertz_mindlin, dem::precision::double_, dem::integrate::symplectic_euler>;
+  CHECK_THROWS_WITH_AS(other_integrator::from_checkpoint(path), doctest::Contains("integrator 'velocity_verlet'"), std::runtime_error);
+
+  CHECK_THROWS_WITH_AS(decltype(s)::from_checkpoint("no/such/file.ckpt"), doctest::Contains("cannot open for reading 'no/such/file.ckpt'"),
+                       std::runtime_error);
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  auto write = [](const std::string& p, const std::string& b) { std::ofstream(p, std::ios::binary) << b; };
+  const std::string bad = temp_path("bad");
+  write(bad, bytes.substr(0, bytes.size() / 2));
+  CHECK_THROWS_WITH_AS(decltype(s)::from_checkpoint(bad), doctest::Contains("truncated"), std::runtime_error);
+  std::string flipped = bytes;
+  flipped[bytes.size() / 2] ^= 0x10;
+  write(bad, flipped);
+  CHECK_THROWS_WITH_AS(decltype(s)::from_checkpoint(bad), doctest::Contains("checksum mismatch"), std::runtime_error);
+  write(bad, "id,x,y,z\n1,2,3,4\n");
+  CHECK_THROWS_WITH_AS(decltype(s)::from_checkpoint(bad), doctest::Contains("not a dem checkpoint"), std::runtime_error);
+
+  // A failed load leaves the simulator as it was.
+  const auto before = s.positions();
+  CHECK_THROWS(s.load_checkpoint(bad));
+  CHECK(s.positions() == before);
+  CHECK(s.step_count() == 200);
+  // A good one replaces everything, configuration included.
+  sim_t<dem::force::hertz_mindlin> other(zero_g_config());
+  other.load_checkpoint(path);
+  CHECK(other.positions() == before);
+  CHECK(other.config().gravity.z == doctest::Approx(-9.81));
+  std::remove(path.c_str());
+  std::remove(bad.c_str());
+}
