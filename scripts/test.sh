@@ -59,3 +59,6 @@ cmake --build build-asan -j"$jobs"
 slow=$(($(grep -o 'set(DEM_SLOW_TESTS[^)]*)' tests/CMakeLists.txt | wc -w) - 1))
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 run_ctest build-asan $((host_floor - slow)) -L host -LE slow -E "install|examples"
+
+echo "== fuzzing every reader briefly (libFuzzer, ASan + UBSan; scripts/fuzz.sh for long runs)"
+scripts/fuzz.sh "${FUZZ_SECONDS:-30}"

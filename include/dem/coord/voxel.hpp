@@ -276,7 +276,7 @@ struct voxel {
       for (int k = 0; k < 3; ++k) {
         const double f = std::floor(offset(c, p, k) * c.unit * inv_cell);
         const double hi = static_cast<double>(dims[k] - 1);
-        out[k] = static_cast<std::uint32_t>(f < 0.0 ? 0.0 : (f > hi ? hi : f));
+        out[k] = static_cast<std::uint32_t>(f >= 0.0 ? (f > hi ? hi : f) : 0.0);  // NaN (a state about to be refused) maps to 0
       }
     }
 

@@ -109,12 +109,12 @@ inline void write_csv(const std::string& path, const snapshot& s) {
   out.close();
 }
 
-// Reads a file written by write_csv. Rows keep their file order; time and step are left at 0.
-// Malformed input throws std::runtime_error naming the path, the line and the column.
-inline snapshot read_csv(const std::string& path) {
+// Parses the text of a file written by write_csv (`path` names it in messages). Rows keep their
+// order; time and step are left at 0. Malformed input throws std::runtime_error naming the path,
+// the line and the column.
+inline snapshot parse_csv(const std::string& text, const std::string& path) {
   static constexpr const char* names[12] = {"id", "x",  "y",  "z",  "vx",     "vy",
                                             "vz", "wx", "wy", "wz", "radius", "active"};
-  const std::string text = detail::read_whole_file(path);
   snapshot s;
   std::size_t line_no = 0, pos = 0;
   bool seen_header = false;
@@ -172,5 +172,8 @@ inline snapshot read_csv(const std::string& path) {
   }
   return s;
 }
+
+// Reads a file written by write_csv (see parse_csv).
+inline snapshot read_csv(const std::string& path) { return parse_csv(detail::read_whole_file(path), path); }
 
 }  // namespace dem::io

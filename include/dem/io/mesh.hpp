@@ -65,8 +65,8 @@ struct welder {
 
 }  // namespace detail
 
-inline surface_mesh read_obj(const std::string& path) {
-  const std::string text = detail::read_file_bytes(path);
+// OBJ text; `path` names it in messages (and in surface_mesh::source).
+inline surface_mesh parse_obj(const std::string& text, const std::string& path) {
   surface_mesh m;
   m.source = path;
   std::istringstream lines(text);
@@ -121,8 +121,10 @@ inline surface_mesh read_obj(const std::string& path) {
   return m;
 }
 
-inline surface_mesh read_stl(const std::string& path) {
-  const std::string bytes = detail::read_file_bytes(path);
+inline surface_mesh read_obj(const std::string& path) { return parse_obj(detail::read_file_bytes(path), path); }
+
+// STL bytes (binary or ASCII); `path` names them in messages.
+inline surface_mesh parse_stl(const std::string& bytes, const std::string& path) {
   surface_mesh m;
   m.source = path;
   detail::welder weld{{}, &m};
@@ -174,6 +176,8 @@ inline surface_mesh read_stl(const std::string& path) {
   if (m.faces.empty()) detail::mesh_error(path, 0, solid ? "no facets found" : "empty file");
   return m;
 }
+
+inline surface_mesh read_stl(const std::string& path) { return parse_stl(detail::read_file_bytes(path), path); }
 
 // By extension (.obj, .stl; case-insensitive).
 inline surface_mesh read_mesh(const std::string& path) {

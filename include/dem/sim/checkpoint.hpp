@@ -336,6 +336,10 @@ struct state_io {
       if (active[i] && (!all_finite(Sim::coord_space::to_world(s.coord_, pos[i])) || !all_finite(Sim::coord_space::to_world(s.coord_, pos_ref[i]))))
         r.fail("particle " + std::to_string(id[i]) + " has a position that is not finite");
     }
+    const auto vel = s.vel_.to_vector(), omega = s.omega_.to_vector(), force = s.force_.to_vector(), torque = s.torque_.to_vector();
+    for (std::size_t i = 0; i < n; ++i)
+      if (!all_finite(vec3d(vel[i])) || !all_finite(vec3d(omega[i])) || !all_finite(vec3d(force[i])) || !all_finite(vec3d(torque[i])))
+        r.fail("particle " + std::to_string(id[i]) + " has a velocity, angular velocity, force or torque that is not finite");
     if (r_max > s.r_max_ * (1 + 1e-6)) r.fail("a radius is larger than the recorded largest radius");  // (radii are rounded to the real type)
     if constexpr (P::rigid) {
       for (std::uint32_t k : s.shape_.to_vector())
@@ -355,8 +359,9 @@ struct state_io {
         r.fail("listed pair " + std::to_string(c) + " is not a pair of two active particles with A the lower id");
     const auto offset = s.incident_offset_.to_vector(), entry = s.incident_entry_.to_vector(), particle = s.incident_particle_.to_vector();
     if (offset[0] != 0 || offset[n] != 2 * nc) r.fail("the incident offsets do not cover the incident entries");
-    for (std::size_t p = 0; p < n; ++p) {
+    for (std::size_t p = 0; p < n; ++p)
       if (offset[p] > offset[p + 1]) r.fail("the incident offsets are not sorted");
+    for (std::size_t p = 0; p < n; ++p) {
       for (std::uint32_t k = offset[p]; k < offset[p + 1]; ++k) {
         const std::uint32_t e = entry[k];
         if (e >= 2 * nc || particle[k] != p || ((e & 1u) ? b[e >> 1] : a[e >> 1]) != p)

@@ -425,8 +425,8 @@ class Simulator {
   void save_checkpoint(const std::string& path) const { sim::state_io<Simulator>::save(*this, path); }
   // A simulator restored from a checkpoint written by the same policy combination (else the
   // error names the policy that differs); the configuration is the checkpoint's.
-  static Simulator from_checkpoint(const std::string& path) {
-    const io::checkpoint_reader r = io::checkpoint_reader::from_file(path);
+  static Simulator from_checkpoint(const std::string& path) { return from_checkpoint(io::checkpoint_reader::from_file(path)); }
+  static Simulator from_checkpoint(const io::checkpoint_reader& r) {
     sim::state_io<Simulator>::check_policy(r);
     Simulator s(sim::state_io<Simulator>::read_config(r));
     sim::state_io<Simulator>::load(s, r);

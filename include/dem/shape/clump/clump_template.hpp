@@ -120,6 +120,22 @@ class clump_template {
       if (!(s.radius > 0) || !std::isfinite(s.radius))
         fail("sphere " + std::to_string(i) + ": radius must be positive and finite, got " + str(s.radius));
     }
+    // One body: a connected union of spheres spans at most the sum of their diameters on every
+    // axis; twice that leaves room for gaps. Far-flung spheres are a mistake in the input (and a
+    // quadrature over a span of 1e40 radii would never end).
+    double diameters = 0;
+    vec3d lo = input_[0].centre, hi = input_[0].centre;
+    for (const clump_sphere& s : input_) {
+      diameters += 2 * s.radius;
+      for (int k = 0; k < 3; ++k) {
+        lo[k] = std::min(lo[k], s.centre[k] - s.radius);
+        hi[k] = std::max(hi[k], s.centre[k] + s.radius);
+      }
+    }
+    for (int k = 0; k < 3; ++k)
+      if (hi[k] - lo[k] > 2 * diameters)
+        fail("the spheres span " + str(hi[k] - lo[k]) + " m along axis " + std::to_string(k) + ", more than twice the sum of their diameters (" +
+             str(diameters) + " m): they do not form one body");
   }
 
   void compute() {

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -39,11 +41,11 @@ inline bool parse_double(const std::string& s, double& v) {
 }
 }  // namespace detail
 
-// name: the clump's name in messages and later use; empty = the file's path.
-inline clump_template load_clump_csv(const std::string& path, std::string name = "", double rel_tol = 1e-10) {
+// The CSV text of a clump; `path` names it in messages; name: the clump's name in messages and
+// later use (empty: `path`).
+inline clump_template parse_clump_csv(const std::string& text, const std::string& path, std::string name = "", double rel_tol = 1e-10) {
   if (name.empty()) name = path;
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("clump CSV '" + path + "': cannot open the file");
+  std::istringstream in(text);
   std::vector<clump_sphere> spheres;
   std::string line;
   int line_no = 0;
@@ -82,6 +84,13 @@ inline clump_template load_clump_csv(const std::string& path, std::string name =
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument("clump CSV '" + path + "': " + e.what());
   }
+}
+
+inline clump_template load_clump_csv(const std::string& path, std::string name = "", double rel_tol = 1e-10) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::invalid_argument("clump CSV '" + path + "': cannot open the file");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parse_clump_csv(text, path, std::move(name), rel_tol);
 }
 
 }  // namespace dem::shape

@@ -20,6 +20,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "dem/math/vec3.hpp"
@@ -261,7 +263,13 @@ inline solid_moments union_moments_by_slices(const std::vector<ball>& balls_in, 
   std::vector<interval> pending;
   for (std::size_t i = 0; i + 1 < cuts.size(); ++i)
     if (cuts[i + 1] > cuts[i]) pending.push_back({cuts[i], cuts[i + 1], 0});
+  // Each interval costs 15 slices of O(N^2); a budget instead of an unbounded split keeps a clump
+  // whose tolerance cannot be met from running for hours.
+  std::size_t budget = 200000;
   while (!pending.empty()) {
+    if (budget-- == 0)
+      throw std::invalid_argument("the slice quadrature of the clump's volume did not reach rel_tol = " + std::to_string(rel_tol) +
+                                  " within 200000 intervals; raise rel_tol or check the component spheres");
     const interval iv = pending.back();
     pending.pop_back();
     const double c = 0.5 * (iv.a + iv.b), h = 0.5 * (iv.b - iv.a);

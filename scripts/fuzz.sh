@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Fuzzes every reader with libFuzzer (clang-14, ASan + UBSan; Debian's clang-14 and
+# libfuzzer-14-dev): builds build-fuzz/, then runs each target for SECONDS, starting from its seed
+# corpus in tests/fuzz/corpus/<target> and the regressions in tests/fuzz/regressions/<target> (new
+# inputs go to build-fuzz/corpus/<target>; the repository's corpus is not touched). Prints a table
+# of executions per target; exits 1 if any target crashed, leaked, hung (10 s per input) or ran out
+# of memory (2 GiB), with the input saved as build-fuzz/artifacts/<target>-*: copy it into
+# tests/fuzz/regressions/<target>/ once fixed, so that the ordinary tests replay it.
+#
+#   scripts/fuzz.sh [SECONDS]     default 60 s per target; TARGETS="obj stl" to pick
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+targets=${TARGETS:-"obj stl particle_csv clump_csv checkpoint"}
+command -v clang++-14 >/dev/null || { echo "fuzz.sh: clang++-14 not found (apt-get install clang-14 libfuzzer-14-dev)" >&2; exit 1; }
+cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDEM_BUILD_FUZZERS=ON \
+      -DDEM_BUILD_TESTS=OFF -DDEM_BUILD_EXAMPLES=OFF -DDEM_BUILD_BENCHMARKS=OFF -DDEM_ENABLE_CUDA=OFF -DDEM_NATIVE=ON >/dev/null
+cmake --build build-fuzz -j"$(nproc)" --target $(for t in $targets; do printf 'fuzz_%s ' "$t"; done) >/dev/null
+mkdir -p build-fuzz/artifacts
+failed=0
+rows=()
+for t in $targets; do
+  work=build-fuzz/corpus/$t
+  mkdir -p "$work"
+  cp -n tests/fuzz/corpus/"$t"/* "$work"/ 2>/dev/null || true
+  dirs=("$work")
+  [[ -d tests/fuzz/regressions/$t ]] && dirs+=(tests/fuzz/regressions/"$t")
+  log=build-fuzz/fuzz_$t.log
+  echo "== fuzz_$t for ${seconds} s"
+  set +e
+  build-fuzz/tests/fuzz/fuzz_"$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+      -artifact_prefix=build-fuzz/artifacts/"$t"- "${dirs[@]}" >"$log" 2>&1
+  rc=$?
+  set -e
+  runs=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\)/\1/p' "$log" | tail -n 1)
+  speed=$(sed -n 's/^stat::average_exec_per_sec: *\([0-9]*\)/\1/p' "$log" | tail -n 1)
+  if [[ $rc -ne 0 ]]; then
+    failed=1
+    echo "fuzz_$t FAILED (exit $rc); the end of $log:"
+    tail -n 40 "$log"
+    rows+=("$t ${runs:-?} ${speed:-?} FAILED")
+  else
+    rows+=("$t ${runs:-?} ${speed:-?} ok")
+  fi
+done
+printf '\n%-14s %14s %10s  %s\n' target executions exec/s result
+for r in "${rows[@]}"; do
+  read -r t n s res <<<"$r"
+  printf '%-14s %14s %10s  %s\n' "$t" "$n" "$s" "$res"
+done
+exit $failed

@@ -1,0 +1,19 @@
+// libFuzzer target: the STL reader (binary and ASCII), and a convex polyhedron made from it.
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <string>
+
+#include "dem/io/mesh.hpp"
+#include "dem/shape/polyhedron/from_mesh.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string bytes(reinterpret_cast<const char*>(data), size);
+  try {
+    const dem::io::surface_mesh m = dem::io::parse_stl(bytes, "fuzz.stl");
+    (void)dem::io::is_convex(m);
+    (void)dem::shape::poly::make_polyhedron_template(m, {});
+  } catch (const std::exception&) {
+  }
+  return 0;
+}
