@@ -15,7 +15,7 @@
 
 namespace {
 
-template <class Backend, class Force, class Precision, class Coord = dem::coord::floating>
+template <class Backend, class Force, class Precision, class Coord = dem::coord::floating, bool Ledger = false>
 void settled_bed(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const dem::particle_set bed = bench::settled<Force>(n);
@@ -23,6 +23,7 @@ void settled_bed(benchmark::State& state) {
   Sim sim(bench::bed_config(bench::initial_bed(n)));
   sim.set_log(nullptr);
   bench::setup(sim, bed);
+  if constexpr (Ledger) sim.enable_energy_ledger();
   sim.step(200);  // let contact history and the contact list form
   const int steps = 100;
   const std::uint64_t rebuilds0 = sim.num_rebuilds(), steps0 = sim.step_count();
@@ -62,6 +63,14 @@ BENCHMARK(settled_bed<dem::backend::host, dem::force::linear_spring_dashpot, dem
     ->MinTime(2.0);
 BENCHMARK(settled_bed<dem::backend::host, dem::force::hertz_mindlin, dem::precision::double_>)
     ->Name("settled_bed/host/hertz_mindlin_double")
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(2.0);
+
+// The same bed with the energy ledger on (its cost).
+BENCHMARK(settled_bed<dem::backend::host, dem::force::hertz_mindlin, dem::precision::single, dem::coord::floating, true>)
+    ->Name("settled_bed/host/hertz_mindlin_ledger")
     ->Arg(10000)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds everything (CUDA targets too when nvcc is present) and runs all tests, then builds the
-# host tests with AddressSanitizer + UBSan and runs them, all but the long physics runs labelled
-# "slow" (packing, energy drift, the coordinate x precision matrix: minutes under ASan; they run in
-# the release pass), so that the whole script stays well inside CI's 40 minutes.
+# host and emulated-device tests with AddressSanitizer + UBSan and runs them, all but the long
+# physics runs labelled "slow" (packing, energy drift, the coordinate x precision matrix: minutes
+# under ASan; they run in the release pass), then fuzzes every reader for 30 s (FUZZ_SECONDS), so
+# that the whole script stays well inside CI's 40 minutes.
 # CUDA tests report SKIPPED on machines without a GPU.
 #
 # Every option the script relies on is set on the command line (a build/ folder configured by
@@ -36,13 +37,14 @@ run_ctest() {
   echo "test.sh: $dir: all $ran selected tests ran"
 }
 
-# The floor from the sources: one host test per test source, one CUDA test per backend test source
-# (tests/CMakeLists.txt: DEM_BACKEND_TESTS) when nvcc is found.
+# The floor from the sources: one host test per test source, one emulated-device test per backend
+# test source (tests/CMakeLists.txt: DEM_BACKEND_TESTS), and one CUDA test per backend test source
+# when nvcc is found.
 sources=$(ls tests/*/test_*.cpp | wc -l)
 backend_sources=$(sed -n '/DEM_BACKEND_TESTS/,/)/p' tests/CMakeLists.txt | grep -c '\.cpp')
-host_floor=$sources
-all_floor=$sources
-command -v nvcc >/dev/null && all_floor=$((sources + backend_sources))
+host_floor=$((sources + backend_sources))
+all_floor=$host_floor
+command -v nvcc >/dev/null && all_floor=$((host_floor + backend_sources))
 
 echo "== release build (host + CUDA when nvcc is available)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDEM_BUILD_TESTS=ON -DDEM_BUILD_EXAMPLES=ON -DDEM_BUILD_BENCHMARKS=ON \
@@ -58,7 +60,7 @@ cmake --build build-asan -j"$jobs"
 # The slow physics runs (several minutes each under ASan) ran in the release pass.
 slow=$(($(grep -o 'set(DEM_SLOW_TESTS[^)]*)' tests/CMakeLists.txt | wc -w) - 1))
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
-run_ctest build-asan $((host_floor - slow)) -L host -LE slow -E "install|examples"
+run_ctest build-asan $((host_floor - 2 * slow)) -L "host|emulated" -LE slow -E "install|examples"
 
 echo "== fuzzing every reader briefly (libFuzzer, ASan + UBSan; scripts/fuzz.sh for long runs)"
 scripts/fuzz.sh "${FUZZ_SECONDS:-30}"

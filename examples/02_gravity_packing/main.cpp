@@ -1,6 +1,6 @@
 // Gravity packing: spheres fall into a box and settle. The main example of dem.
 //
-//   gravity_packing [--n N] [--time T] [--out DIR] [--frames K] [--backend host|cuda]
+//   gravity_packing [--n N] [--time T] [--out DIR] [--frames K] [--backend host|cuda] [--ledger]
 //
 // Built by nvcc (when CUDA is available) it carries both backends; built by a plain C++
 // compiler it carries the host backend only.
@@ -28,6 +28,7 @@ struct options {
   std::string out;
   int frames = 10;
   std::string backend;
+  bool ledger = false;
 };
 
 // The run in three phases, each with its own rate: the fall (fewer than 3 touching contacts per
@@ -66,6 +67,7 @@ int run(const options& o) {
   const dem::particle_set set = dem::sample::cubic_lattice({{0, 0, 0}, {width, width, cfg.domain.hi.z}}, lo);
   if (set.size() != o.n) throw std::runtime_error("could only place " + std::to_string(set.size()) + " particles");
   sim.add_particles(set, glass);
+  if (o.ledger) sim.enable_energy_ledger();  // where the energy goes (dem/energy/ledger.hpp); about halves the rate
 
   std::printf("gravity_packing: %zu spheres, box %.4f x %.4f x %.4f m, dt %.1e s, backend %s, stable dt %.3e s\n", o.n, width, width,
               cfg.domain.hi.z, cfg.dt, Backend::name, sim.stable_time_step());
@@ -133,6 +135,14 @@ int run(const options& o) {
               "packing_fraction=%.4f kinetic_energy=%.4e\n",
               o.n, static_cast<unsigned long long>(done), progress.elapsed(), rate(done, compute),
               static_cast<unsigned long long>(phase_steps[dense]), rate(phase_steps[dense], phase_seconds[dense]), phi, sim.kinetic_energy());
+  if (o.ledger) {
+    const dem::energy::ledger l = sim.energy_ledger();
+    std::printf("energy: released by gravity %.4e J, input %.4e J; kinetic %+.4e J, elastic %+.4e J; dissipated %.4e J (normal damping %.4e, "
+                "tangential %.4e, rolling %.4e, twisting %.4e); imbalance %.3e J = %.2e of the energy that went through\n",
+                -l.potential_change(), l.input(), l.kinetic_change(), l.elastic_change(), l.dissipated(), l.normal_damping, l.tangential,
+                l.rolling, l.twisting, l.imbalance(), l.relative_imbalance());
+    std::printf("summary_energy: dissipated=%.6e relative_imbalance=%.3e\n", l.dissipated(), l.relative_imbalance());
+  }
   if (sim.num_lost()) std::printf("note: %u particles left the domain\n", sim.num_lost());
   return 0;
 }
@@ -140,13 +150,14 @@ int run(const options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  example::flags f("gravity_packing", "[--n N] [--time T] [--out DIR] [--frames K] [--backend host|cuda]", argc, argv);
+  example::flags f("gravity_packing", "[--n N] [--time T] [--out DIR] [--frames K] [--backend host|cuda] [--ledger]", argc, argv);
   options o;
   o.n = f.count("--n", o.n, 1, 200000000);
   o.time = f.number("--time", o.time, 1e-9, 1e6);
   o.out = f.text("--out", "");
   o.frames = static_cast<int>(f.count("--frames", 10, 1, 100000));
   o.backend = f.choice("--backend", "", {"host", "cuda"});
+  o.ledger = f.option("--ledger");
   f.done();
   return example::guarded_main("gravity_packing", [&] {
 #if defined(__CUDACC__)

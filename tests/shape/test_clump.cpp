@@ -279,6 +279,9 @@ TEST_CASE("clump: bad input is refused with the clump's name and the problem") {
   has(message_of([] { (void)clumps::tetrahedral_four_sphere(1, std::nan("")); }), "clump 'tetrahedral_four_sphere'",
       "edge must be non-negative");
   has(message_of([] { clump_template("tol", {{{0, 0, 0}, 1}}, 0.0); }), "clump 'tol'", "rel_tol");
+  // A sphere far from the others (the fuzzer's: its quadrature over 1e43 radii never ended).
+  has(message_of([] { clump_template("far", {{{0, 0, 0}, 1}, {{1, 0, 0}, 1}, {{7.7e43, 0, 0}, 1}}); }), "clump 'far'",
+      "along axis 0, more than twice the sum of their diameters (6 m): they do not form one body");
 }
 
 TEST_CASE("clump: arrays and CSV loaders") {

@@ -33,6 +33,7 @@ void expect_divergence(Sim& s, int steps, std::initializer_list<const char*> fra
     FAIL("no divergence reported");
   } catch (const std::runtime_error& e) {
     const std::string msg = e.what();
+    CAPTURE(msg);
     for (const char* f : fragments) {
       CAPTURE(f);
       CHECK(msg.find(f) != std::string::npos);
@@ -182,6 +183,45 @@ TEST_CASE("divergence: NaN is reported with the particle and the step") {
   s.add_particles(p, m);
   // The gap of 1 um closes after 1e-5 s = 1 step; the NaN force appears in the step after.
   expect_divergence(s, 100, {"diverged at step 2 (t = 2e-05 s): particle 0 has velocity (", "nan"});
+}
+
+namespace {
+// A law that turns NaN for one pair once the run is past 1 ms: a fault injected mid-run.
+struct nan_after_1ms_law {
+  static constexpr const char* name = "nan_after_1ms";
+  template <class Real>
+  struct law {
+    using base = typename dem::force::hertz_mindlin::template law<Real>;
+    using params = typename base::params;
+    using history = typename base::history;
+    static params make_params(const dem::material_pair& p) { return base::make_params(p); }
+    DEM_HD dem::force::contact_force<Real> operator()(const dem::force::contact<Real>& c, const params& p, history& h) const {
+      dem::force::contact_force<Real> f = base{}(c, p, h);
+      if (c.time > Real(1e-3) && !c.wall && c.point.x > Real(0.0035)) f.force.x = f.force.x * std::sqrt(Real(-1));
+      return f;
+    }
+  };
+  static double stable_time_step(const dem::material& m, const dem::material_pair& mp, double r, double mass) {
+    return dem::force::hertz_mindlin::stable_time_step(m, mp, r, mass);
+  }
+};
+}  // namespace
+
+TEST_CASE("divergence: a NaN injected mid-run stops it at that step, naming the particle") {
+  dem::simulation_config c;
+  c.domain = {{0, 0, 0}, {0.006, 0.006, 0.006}};
+  c.allow_initial_overlap = true;
+  sim_t<nan_after_1ms_law> s(c);
+  const auto m = s.add_material({});
+  s.add_box(c.domain, m);
+  dem::sample::lattice_options o;
+  o.radius = 1e-3;
+  o.spacing = 1.98e-3;  // touching from the start
+  s.add_particles(dem::sample::cubic_lattice(c.domain, o), m);
+  REQUIRE(s.num_particles() == 27);
+  s.step(100);  // 1 ms: fine so far
+  // The step that passes t = 1 ms evaluates NaN; its particles diverge at once.
+  expect_divergence(s, 100, {"diverged at step 101 (t = 0.00101 s): particle 1 has velocity (", "nan"});
 }
 
 TEST_CASE("lost particles are deactivated, counted and reported, never read out of bounds") {

@@ -61,6 +61,13 @@ DEM_HD inline Real slot_energy(const contact<Real>& c, const typename M::params&
 }
 }  // namespace detail
 
+// What each slot of a composed law contributed to one evaluation (law::run_parts).
+template <class Real>
+struct slot_parts {
+  vec3<Real> damping_force, tangential_force, rolling_couple, twisting_couple;  // on A
+  Real tangential_energy, rolling_energy, twisting_energy;                      // stored after the evaluation
+};
+
 template <class Normal, class Damping, class Tangential, class Rolling = rolling::none, class Twisting = twisting::none>
 struct composed {
   static constexpr const char* name = "composed";
@@ -121,6 +128,35 @@ struct composed {
       tangential_model{}(c, p.tangential, h2, s);
       rolling_model{}(c, p.rolling, h3, s);
       twisting_model{}(c, p.twisting, h4, s);
+      return s;
+    }
+
+    // run(), keeping what each slot contributed, for the energy ledger (energy/ledger.hpp): the
+    // damping slot's part of the normal force (what the elastic force minus the attraction leaves,
+    // the clamp included), the tangential force, the rolling and twisting couples, and the energy
+    // the tangential, rolling and twisting slots hold afterwards. The state returned is run()'s.
+    DEM_HD static contact_state<Real> run_parts(const contact<Real>& c, const params& p, history& h, slot_parts<Real>& out) {
+      contact_state<Real> s{};
+      s.couple = vec3<Real>{-Real(0), -Real(0), -Real(0)};
+      auto&& h0 = slot<0, normal_model>(h);
+      auto&& h1 = slot<1, damping_model>(h);
+      auto&& h2 = slot<2, tangential_model>(h);
+      auto&& h3 = slot<3, rolling_model>(h);
+      auto&& h4 = slot<4, twisting_model>(h);
+      normal_model{}(c, p.normal, h0, s);
+      damping_model{}(c, p.damping, h1, s);
+      tangential_model{}(c, p.tangential, h2, s);
+      const vec3<Real> before_rolling = s.couple;
+      rolling_model{}(c, p.rolling, h3, s);
+      const vec3<Real> before_twisting = s.couple;
+      twisting_model{}(c, p.twisting, h4, s);
+      out.damping_force = c.normal * (s.normal_force - (s.elastic - s.attraction));
+      out.tangential_force = s.tangential_force;
+      out.rolling_couple = before_twisting - before_rolling;
+      out.twisting_couple = s.couple - before_twisting;
+      out.tangential_energy = detail::slot_energy<tangential_model>(c, p.tangential, slot<2, tangential_model>(h), s);
+      out.rolling_energy = detail::slot_energy<rolling_model>(c, p.rolling, slot<3, rolling_model>(h), s);
+      out.twisting_energy = detail::slot_energy<twisting_model>(c, p.twisting, slot<4, twisting_model>(h), s);
       return s;
     }
 

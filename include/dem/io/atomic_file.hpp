@@ -33,7 +33,7 @@ class atomic_file {
  public:
   explicit atomic_file(std::string path) : path_(std::move(path)), tmp_(path_ + ".tmp-" + std::to_string(::getpid())) {
     f_ = std::fopen(tmp_.c_str(), "wb");
-    if (!f_) detail::throw_errno("cannot open for writing", tmp_);
+    if (!f_) detail::throw_errno("cannot open for writing", path_);  // the target's name: what the user asked for
   }
   atomic_file(const atomic_file&) = delete;
   atomic_file& operator=(const atomic_file&) = delete;

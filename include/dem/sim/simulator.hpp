@@ -24,6 +24,7 @@
 #include "dem/backend/host.hpp"
 #include "dem/broad/uniform_grid.hpp"
 #include "dem/contact/contact_list.hpp"
+#include "dem/energy/ledger.hpp"
 #include "dem/io/snapshot.hpp"
 #include "dem/material/material.hpp"
 #include "dem/math/aabb.hpp"
@@ -261,6 +262,8 @@ class Simulator {
   // ---- running -------------------------------------------------------------------------------
   void step(std::uint64_t n = 1) {
     prepare();
+    if constexpr (ledger_supported)
+      if (ledger_on_ && !ledger_primed_) prime_ledger();
     for (std::uint64_t s = 0; s < n; ++s) one_step();
   }
 
@@ -418,6 +421,36 @@ class Simulator {
   }
 
   Backend& backend() { return backend_; }
+
+  // ---- the energy ledger (energy/ledger.hpp) -------------------------------------------------
+  // Starts (or restarts) the ledger at the current state: from the next step on, every step's
+  // dissipation is accounted by mechanism, contact by contact. It changes no bit of the run (its
+  // kernels work on copies), costs about one more law evaluation per contact and step while on,
+  // and is not part of checkpoints (enable it again after a load).
+  static constexpr bool ledger_supported = std::is_same_v<typename Policies::integrator, integrate::velocity_verlet> && !Policies::rigid;
+  void enable_energy_ledger() {
+    static_assert(ledger_supported,
+                  "dem::Simulator::enable_energy_ledger: the energy ledger is for spheres integrated with velocity Verlet (its work identity)");
+    ledger_on_ = true;
+    ledger_primed_ = false;
+    ledger_totals_ = {};
+    ledger_.clear();
+  }
+  void disable_energy_ledger() {
+    ledger_on_ = ledger_primed_ = false;
+    ledger_.clear();
+  }
+  bool energy_ledger_enabled() const { return ledger_on_; }
+  // The balance since the ledger was started, with the state functions evaluated now.
+  energy::ledger energy_ledger() {
+    static_assert(ledger_supported, "dem::Simulator::energy_ledger: the energy ledger is for spheres integrated with velocity Verlet");
+    if (!ledger_on_) throw std::logic_error("dem: energy_ledger(): the ledger is off; call enable_energy_ledger() first");
+    prepare();
+    if (!ledger_primed_) prime_ledger();
+    energy::ledger l = ledger_totals_;
+    ledger_state_now(l.kinetic, l.potential, l.elastic, l.shadow);
+    return l;
+  }
 
   // ---- checkpoints (sim/checkpoint.hpp) ------------------------------------------------------
   // The whole state, written atomically (a crash mid-write leaves the previous file): N steps,
@@ -674,6 +707,8 @@ class Simulator {
       moved2 = backend_.reduce_max(num_particles_, sim::displacement2<coord_space>{view(), coord_});
     const double half = 0.5 * margin();
     if (!contacts_valid_ || moved2 > half * half) rebuild_contacts();
+    if constexpr (ledger_supported)
+      if (ledger_on_) ledger_step(dt);
     evaluate_forces(true);
     ++steps_;
     time_ += cfg_.dt;
@@ -806,6 +841,81 @@ class Simulator {
       }
   }
 
+  // ---- energy ledger internals ------------------------------------------------------------------
+  void ledger_state_now(double& kinetic, double& potential, double& elastic, double& shadow) {
+    kinetic = kinetic_energy();
+    potential = potential_energy();
+    elastic = elastic_energy();
+    shadow = num_particles_ ? backend_.reduce_sum(num_particles_, energy::shadow_energy_of<Policies>{view(), cfg_.dt}) : 0.0;
+  }
+  // The ledger's records for the current state (forces without advancing history: dt = 0), and
+  // its start values.
+  void prime_ledger() {
+    ledger_.listed = num_contacts_;
+    ledger_.records.resize(num_contacts_);
+    ledger_.key.resize(num_contacts_);
+    ledger_.index.resize(num_contacts_);
+    if (num_contacts_) {
+      backend_.for_each(num_contacts_, contact::carry_history_kernel<energy::contact_record<real>>{
+                                           pair_a_.data(), pair_b_.data(), id_.data(), nullptr, nullptr, nullptr, 0, ledger_.key.data(),
+                                           ledger_.index.data(), ledger_.records.data()});
+      backend_.sort_pairs(ledger_.key, ledger_.index, num_contacts_);
+    }
+    ledger_.plane_records.resize(std::size_t(num_particles_) * num_planes());
+    ledger_.plane_records.fill(energy::contact_record<real>{});
+    run_ledger_kernels(real(0));
+    ledger_totals_ = {};
+    ledger_state_now(ledger_totals_.kinetic_start, ledger_totals_.potential_start, ledger_totals_.elastic_start, ledger_totals_.shadow_start);
+    ledger_primed_ = true;
+  }
+  void run_ledger_kernels(real dt) {
+    const real t = static_cast<real>(time_);
+    ledger_.pair_out.resize(num_contacts_);
+    ledger_.particle_out.resize(num_particles_);
+    if (num_contacts_)
+      backend_.for_each(num_contacts_, energy::ledger_pair_kernel<Policies>{view(), coord_, pair_a_.data(), pair_b_.data(), history_ptr(history_),
+                                                                            params_.data(), num_materials(), wildcards_view(),
+                                                                            ledger_.records.data(), ledger_.pair_out.data(), dt, t});
+    if (num_particles_)
+      backend_.for_each(num_particles_, energy::ledger_particle_kernel<Policies>{
+                                            view(), coord_, planes_.data(), num_planes(), history_ptr(wall_history_), params_.data(),
+                                            num_materials(), wildcards_view(), vec3<real>(cfg_.gravity), ledger_.plane_records.data(),
+                                            ledger_.particle_out.data(), dt, t});
+  }
+  // One step's dissipation, before its force evaluation (same inputs).
+  void ledger_step(real dt) {
+    run_ledger_kernels(dt);
+    energy::ledger& l = ledger_totals_;
+    const energy::step_energy* pe = ledger_.pair_out.data();
+    const energy::step_energy* qe = ledger_.particle_out.data();
+    const index_t nc = num_contacts_, n = num_particles_;
+    auto both = [&](auto field) { return (nc ? backend_.reduce_sum(nc, decltype(field){pe}) : 0.0) + (n ? backend_.reduce_sum(n, decltype(field){qe}) : 0.0); };
+    l.normal_damping += both(energy::field_of<0>{});
+    l.tangential += both(energy::field_of<1>{});
+    l.rolling += both(energy::field_of<2>{});
+    l.twisting += both(energy::field_of<3>{});
+    l.other += both(energy::field_of<4>{});
+    if (n) l.gravity_work += backend_.reduce_sum(n, energy::field_of<5>{qe});
+    ++l.steps;
+  }
+  // After a rebuild: each listed pair's record from the previous list, by its id key.
+  void carry_ledger_records() {
+    ledger_.records.swap(ledger_.old_records);
+    ledger_.key.swap(ledger_.old_key);
+    ledger_.index.swap(ledger_.old_index);
+    ledger_.records.resize(num_contacts_);
+    ledger_.key.resize(num_contacts_);
+    ledger_.index.resize(num_contacts_);
+    if (num_contacts_) {
+      backend_.for_each(num_contacts_, contact::carry_history_kernel<energy::contact_record<real>>{
+                                           pair_a_.data(), pair_b_.data(), id_.data(), ledger_.old_key.data(), ledger_.old_index.data(),
+                                           ledger_.old_records.data(), ledger_.listed, ledger_.key.data(), ledger_.index.data(),
+                                           ledger_.records.data()});
+      backend_.sort_pairs(ledger_.key, ledger_.index, num_contacts_);
+    }
+    ledger_.listed = num_contacts_;
+  }
+
   // Sorts particles by cell, rebuilds the contact list and carries history over. A buffer that
   // cannot grow is reported with what it was growing for.
   void rebuild_contacts() {
@@ -856,6 +966,8 @@ class Simulator {
     permute(active_);
     permute(plane_touch_);
     if (stores_history && num_planes()) permute(wall_history_, num_planes());
+    if constexpr (ledger_supported)
+      if (ledger_primed_ && num_planes()) permute(ledger_.plane_records, num_planes());
     if constexpr (Policies::rigid) {
       permute(orientation_);
       permute(inertia_);
@@ -943,6 +1055,8 @@ class Simulator {
     if (!reach_found) plane_near_.fill(0);  // device memory starts undefined: no bit may name a plane that does not exist
     contacts_valid_ = true;
     ++rebuilds_;
+    if constexpr (ledger_supported)
+      if (ledger_primed_) carry_ledger_records();
   }
 
 
@@ -963,6 +1077,7 @@ class Simulator {
     else if constexpr (std::is_same_v<T, std::uint32_t>) return scratch_u32_;
     else if constexpr (std::is_same_v<T, plane_history>) return scratch_plane_history_;
     else if constexpr (std::is_same_v<T, quat<real>>) return scratch_quat_;
+    else if constexpr (std::is_same_v<T, energy::contact_record<real>>) return ledger_.old_records;  // free while permuting
     else if constexpr (std::is_same_v<T, owner_wildcards_type>) return scratch_owner_wc_;
     else return scratch_geometry_wc_;
   }
@@ -1043,6 +1158,10 @@ class Simulator {
   buffer<quat<real>> scratch_quat_;
   buffer<owner_wildcards_type> scratch_owner_wc_;
   buffer<geometry_wildcards_type> scratch_geometry_wc_;
+  // The energy ledger (off unless enabled).
+  bool ledger_on_ = false, ledger_primed_ = false;
+  energy::ledger ledger_totals_{};
+  energy::ledger_buffers<Backend, real> ledger_;
   // Tables.
   buffer<typename law::params> params_;
   buffer<sim::plane<real>> planes_;

@@ -101,6 +101,41 @@ DEM_HD inline void keep_or_reset(bool keep, H& h) {
   if (!keep) h = H{};  // GPUs predicate this
 }
 
+// The contact of listed pair (a, b) as a law sees it, and whether they touch (within `range`). Both
+// particles are active: lists are built from active particles, and losing one invalidates the list
+// before the next force evaluation (Simulator::check_status). The contact is filled either way (the
+// pair loop is branch-free); reads go through sim::load (gathers on the host).
+template <class P>
+DEM_HD inline bool pair_contact(const particle_view<typename P::coord_space>& p, const typename P::coord_space::params& coord, std::uint32_t a,
+                                std::uint32_t b, material_id ma, material_id mb, typename P::real range, typename P::real dt,
+                                typename P::real time, typename P::shape::template pair_geometry<typename P::real>& g,
+                                force::contact<typename P::real>& ct) {
+  using Real = typename P::real;
+  using Space = typename P::coord_space;
+  const Real ra = load(p.radius, a), rb = load(p.radius, b);
+  const auto pa = load(p.pos, a);
+  const bool touching = P::shape::collide(Space::difference(coord, pa, load(p.pos, b)), ra, rb, g, range);
+  ct = make_contact(g, Space::to_real(coord, pa), load(p.vel, a), load(p.omega, a), load(p.vel, b), load(p.omega, b), ra * rb / (ra + rb),
+                    Real(1) / (load(p.inv_mass, a) + load(p.inv_mass, b)), Real(1) / (load(p.inv_inertia, a) + load(p.inv_inertia, b)), ma,
+                    mb, false, dt, time);
+  return touching;
+}
+
+// The contact of sphere i with a plane, when they touch (within `range`); else false and ct is left alone.
+template <class P>
+DEM_HD inline bool plane_contact(const particle_view<typename P::coord_space>& p, const typename P::coord_space::params& coord, index_t i,
+                                 const plane<typename P::real>& pl, typename P::real range, typename P::real dt, typename P::real time,
+                                 typename P::shape::template pair_geometry<typename P::real>& g, force::contact<typename P::real>& ct) {
+  using Real = typename P::real;
+  using Space = typename P::coord_space;
+  const vec3<Real> zero{0, 0, 0};
+  const vec3<Real> x = Space::relative_to(coord, p.pos[i], pl.point);  // centre relative to the plane's point
+  if (!P::shape::collide_plane(x, p.radius[i], zero, pl.normal, g, range)) return false;
+  ct = make_contact(g, Space::to_real(coord, p.pos[i]), p.vel[i], p.omega[i], zero, zero, p.radius[i], Real(1) / p.inv_mass[i],
+                    Real(1) / p.inv_inertia[i], p.material[i], pl.material, true, dt, time);
+  return true;
+}
+
 // Evaluates the law for every listed pair; pairs not in contact get zero force and lose history.
 // Branch-free: the law runs for every listed pair and the results of pairs that do not touch are
 // replaced by zeros (laws are pure functions of their arguments and history, so this changes
@@ -129,14 +164,8 @@ struct pair_force_kernel {
     const material_id ma = OneMaterial ? 0 : load(p.material, a), mb = OneMaterial ? 0 : load(p.material, b);
     const typename Law::params prm = OneMaterial ? table[0] : load(table, ma * num_materials + mb);
     typename Shape::template pair_geometry<Real> g;
-    const Real ra = load(p.radius, a), rb = load(p.radius, b);
-    const auto pa = load(p.pos, a);
-    // Both particles are active: lists are built from active particles, and losing one invalidates
-    // the list before the next force evaluation (Simulator::check_status).
-    const bool touching = Shape::collide(Space::difference(coord, pa, load(p.pos, b)), ra, rb, g, range_of<Law, Real>(prm));
-    const force::contact<Real> ct = make_contact(g, Space::to_real(coord, pa), load(p.vel, a), load(p.omega, a), load(p.vel, b), load(p.omega, b),
-                                                 ra * rb / (ra + rb), Real(1) / (load(p.inv_mass, a) + load(p.inv_mass, b)),
-                                                 Real(1) / (load(p.inv_inertia, a) + load(p.inv_inertia, b)), ma, mb, false, dt, time);
+    force::contact<Real> ct;
+    const bool touching = pair_contact<P>(p, coord, a, b, ma, mb, range_of<Law, Real>(prm), dt, time, g, ct);
     typename Law::history none{};
     typename Law::history& h = [&]() -> typename Law::history& {
       if constexpr (traits::has_history) return history[c];
@@ -180,14 +209,11 @@ DEM_HD inline void plane_forces(const particle_view<typename P::coord_space>& p,
                                 typename force::law_traits<typename P::law>::geometry_wildcards& geometry_sum,
                                 typename P::real dt, typename P::real time, vec3<G>& f, vec3<G>& t) {
   using Real = typename P::real;
-  using Space = typename P::coord_space;
   using Shape = typename P::shape;
   using Law = typename P::law;
   using traits = force::law_traits<Law>;
-  const Real r = p.radius[i];
   const std::uint32_t touched = p.plane_touch[i];
   std::uint32_t touching = 0;
-  const vec3<Real> zero{0, 0, 0};
   (void)num_planes;
   // Only planes within reach at the last contact-list build can touch before the next one (and
   // those touched at the last evaluation, whose history may need a reset, are among them).
@@ -195,16 +221,13 @@ DEM_HD inline void plane_forces(const particle_view<typename P::coord_space>& p,
     const auto k = static_cast<std::uint32_t>(lowest_bit(candidates));
     typename Shape::template pair_geometry<Real> g;
     const typename Law::params& prm = table[p.material[i] * num_materials + planes[k].material];
-    const vec3<Real> x = Space::relative_to(coord, p.pos[i], planes[k].point);  // centre relative to the plane's point
-    if (!Shape::collide_plane(x, r, zero, planes[k].normal, g, range_of<Law, Real>(prm))) {
+    force::contact<Real> ct;
+    if (!plane_contact<P>(p, coord, i, planes[k], range_of<Law, Real>(prm), dt, time, g, ct)) {
       if constexpr (traits::has_history)
         if (touched & (1u << k)) wall_history[i * num_planes + k] = typename Law::history{};
       continue;
     }
     touching |= 1u << k;
-    const force::contact<Real> ct = make_contact(g, Space::to_real(coord, p.pos[i]), p.vel[i], p.omega[i], zero, zero, r,
-                                                 Real(1) / p.inv_mass[i], Real(1) / p.inv_inertia[i], p.material[i],
-                                                 planes[k].material, true, dt, time);
     typename Law::history none{};
     typename Law::history& h = [&]() -> typename Law::history& {
       if constexpr (traits::has_history) return wall_history[i * num_planes + k];
