@@ -68,6 +68,30 @@ BENCHMARK(settled_bed<dem::backend::host, dem::force::hertz_mindlin, dem::precis
     ->UseRealTime()
     ->MinTime(2.0);
 
+// Writing (atomically, fsync included) and loading a checkpoint of the settled bed, in the
+// working directory.
+template <bool Save>
+void checkpoint_io(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const dem::particle_set bed = bench::settled<dem::force::hertz_mindlin>(n);
+  using Sim = dem::Simulator<dem::policies<>, dem::backend::host>;
+  Sim sim(bench::bed_config(bench::initial_bed(n)));
+  sim.set_log(nullptr);
+  bench::setup(sim, bed);
+  sim.step(200);
+  const std::string path = "checkpoint_bench_" + std::to_string(n) + ".ckpt";
+  sim.save_checkpoint(path);
+  for (auto _ : state) {
+    if constexpr (Save) sim.save_checkpoint(path);
+    else benchmark::DoNotOptimize(Sim::from_checkpoint(path).num_particles());
+  }
+  state.counters["bytes"] = static_cast<double>(std::filesystem::file_size(path));
+  state.counters["bytes_per_particle"] = static_cast<double>(std::filesystem::file_size(path)) / static_cast<double>(n);
+  std::filesystem::remove(path);
+}
+BENCHMARK(checkpoint_io<true>)->Name("checkpoint/save")->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
+BENCHMARK(checkpoint_io<false>)->Name("checkpoint/load")->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(1.0);
+
 // The same bed with the energy ledger on (its cost).
 BENCHMARK(settled_bed<dem::backend::host, dem::force::hertz_mindlin, dem::precision::single, dem::coord::floating, true>)
     ->Name("settled_bed/host/hertz_mindlin_ledger")

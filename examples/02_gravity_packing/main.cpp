@@ -67,7 +67,7 @@ int run(const options& o) {
   const dem::particle_set set = dem::sample::cubic_lattice({{0, 0, 0}, {width, width, cfg.domain.hi.z}}, lo);
   if (set.size() != o.n) throw std::runtime_error("could only place " + std::to_string(set.size()) + " particles");
   sim.add_particles(set, glass);
-  if (o.ledger) sim.enable_energy_ledger();  // where the energy goes (dem/energy/ledger.hpp); about halves the rate
+  if (o.ledger) sim.enable_energy_ledger();  // where the energy goes (dem/energy/ledger.hpp); each step then costs about 4x
 
   std::printf("gravity_packing: %zu spheres, box %.4f x %.4f x %.4f m, dt %.1e s, backend %s, stable dt %.3e s\n", o.n, width, width,
               cfg.domain.hi.z, cfg.dt, Backend::name, sim.stable_time_step());

@@ -16,12 +16,7 @@ using sim = dem::Simulator<dem::policies<dem::shape::sphere, dem::force::hertz_m
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string bytes(reinterpret_cast<const char*>(data), size);
-  const std::uint64_t sum = dem::io::checkpoint_format::fnv1a(bytes.data(), bytes.size());
-  const std::uint32_t len = 3;
-  const std::uint64_t element = 8, count = 1;
-  bytes.append(reinterpret_cast<const char*>(&len), 4).append("end", 3);
-  bytes.append(reinterpret_cast<const char*>(&element), 8).append(reinterpret_cast<const char*>(&count), 8);
-  bytes.append(reinterpret_cast<const char*>(&sum), 8);
+  dem::io::checkpoint_format::append_end_record(bytes);
   try {
     sim s = sim::from_checkpoint(dem::io::checkpoint_reader(std::move(bytes), "fuzz.ckpt"));
     s.set_log(nullptr);

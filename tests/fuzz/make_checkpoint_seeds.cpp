@@ -14,7 +14,6 @@
 
 namespace {
 using sim = dem::Simulator<dem::policies<dem::shape::sphere, dem::force::hertz_mindlin>, dem::backend::host>;
-constexpr std::size_t end_record = 4 + 3 + 8 + 8 + 8;
 
 sim small(bool two_materials) {
   dem::simulation_config c;
@@ -46,7 +45,7 @@ void write_seed(const sim& s, const std::filesystem::path& path) {
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   in.close();
   std::filesystem::remove(tmp);
-  bytes.resize(bytes.size() - end_record);
+  bytes.resize(bytes.size() - dem::io::checkpoint_format::end_record_size);
   std::ofstream(path, std::ios::binary) << bytes;
 }
 }  // namespace
@@ -57,12 +56,7 @@ int main(int argc, char** argv) {
     for (const auto& e : std::filesystem::directory_iterator(argv[2])) {
       std::ifstream in(e.path(), std::ios::binary);
       std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      const std::uint64_t sum = dem::io::checkpoint_format::fnv1a(bytes.data(), bytes.size());
-      const std::uint32_t len = 3;
-      const std::uint64_t element = 8, count = 1;
-      bytes.append(reinterpret_cast<const char*>(&len), 4).append("end", 3);
-      bytes.append(reinterpret_cast<const char*>(&element), 8).append(reinterpret_cast<const char*>(&count), 8);
-      bytes.append(reinterpret_cast<const char*>(&sum), 8);
+      dem::io::checkpoint_format::append_end_record(bytes);
       try {
         sim s = sim::from_checkpoint(dem::io::checkpoint_reader(std::move(bytes), e.path().string()));
         s.step(2);

@@ -187,23 +187,19 @@ TEST_CASE("divergence: NaN is reported with the particle and the step") {
 
 namespace {
 // A law that turns NaN for one pair once the run is past 1 ms: a fault injected mid-run.
-struct nan_after_1ms_law {
+struct nan_after_1ms_law : hertz_mindlin_time_step {
   static constexpr const char* name = "nan_after_1ms";
   template <class Real>
-  struct law {
-    using base = typename dem::force::hertz_mindlin::template law<Real>;
-    using params = typename base::params;
-    using history = typename base::history;
-    static params make_params(const dem::material_pair& p) { return base::make_params(p); }
+  struct law : hertz_mindlin_based<Real> {
+    using typename hertz_mindlin_based<Real>::base;
+    using typename hertz_mindlin_based<Real>::params;
+    using typename hertz_mindlin_based<Real>::history;
     DEM_HD dem::force::contact_force<Real> operator()(const dem::force::contact<Real>& c, const params& p, history& h) const {
       dem::force::contact_force<Real> f = base{}(c, p, h);
       if (c.time > Real(1e-3) && !c.wall && c.point.x > Real(0.0035)) f.force.x = f.force.x * std::sqrt(Real(-1));
       return f;
     }
   };
-  static double stable_time_step(const dem::material& m, const dem::material_pair& mp, double r, double mass) {
-    return dem::force::hertz_mindlin::stable_time_step(m, mp, r, mass);
-  }
 };
 }  // namespace
 

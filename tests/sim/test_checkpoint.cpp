@@ -96,16 +96,15 @@ struct tally {
   double work;
   DEM_HD tally& operator+=(const tally& o) { work += o.work; return *this; }
 };
-struct hertz_mindlin_tally {
+struct hertz_mindlin_tally : hertz_mindlin_time_step {
   static constexpr const char* name = "hertz_mindlin_tally";
   template <class Real>
-  struct law {
-    using base = typename dem::force::hertz_mindlin::template law<Real>;
-    using params = typename base::params;
-    using history = typename base::history;
+  struct law : hertz_mindlin_based<Real> {
+    using typename hertz_mindlin_based<Real>::base;
+    using typename hertz_mindlin_based<Real>::params;
+    using typename hertz_mindlin_based<Real>::history;
     using owner_wildcards = tally;
     static constexpr bool writes_owner_wildcards = true;
-    static params make_params(const dem::material_pair& p) { return base::make_params(p); }
     DEM_HD dem::force::contact_force<Real> operator()(const dem::force::contact<Real>& c, const params& p, history& h,
                                                       dem::force::wildcards<tally, dem::force::no_wildcards>& w) const {
       const dem::force::contact_force<Real> f = base{}(c, p, h);
@@ -115,9 +114,6 @@ struct hertz_mindlin_tally {
       return f;
     }
   };
-  static double stable_time_step(const dem::material& m, const dem::material_pair& mp, double r, double mass) {
-    return dem::force::hertz_mindlin::stable_time_step(m, mp, r, mass);
-  }
 };
 
 }  // namespace

@@ -65,18 +65,18 @@ std::vector<std::string> others(const fs::path& dir, const std::vector<std::stri
 
 std::string contents(const fs::path& p) { return dem::io::read_file(p.string()); }
 
-// Runs `body` in a child with the file-size limit at `limit` bytes (SIGXFSZ ignored, so writes
-// fail with EFBIG); returns what the child reports: the error message it caught, or "" if none.
-std::string with_file_size_limit(rlim_t limit, const std::function<void()>& body) {
+// Runs `body` in a forked child; returns the message of the exception it threw ("" if none). The
+// parent's OpenMP threads do not exist in the child, so the child runs single-threaded.
+std::string in_child(const std::function<void()>& body) {
   int fd[2];
   REQUIRE(pipe(fd) == 0);
   const pid_t pid = fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
     close(fd[0]);
-    std::signal(SIGXFSZ, SIG_IGN);
-    rlimit r{limit, limit};
-    setrlimit(RLIMIT_FSIZE, &r);
+#if defined(_OPENMP)
+    omp_set_num_threads(1);
+#endif
     std::string msg;
     try {
       body();
@@ -98,6 +98,17 @@ std::string with_file_size_limit(rlim_t limit, const std::function<void()>& body
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
   return msg;
+}
+
+// `body` in a child with the file-size limit at `limit` bytes (SIGXFSZ ignored, so that writes
+// fail with EFBIG).
+std::string with_file_size_limit(rlim_t limit, const std::function<void()>& body) {
+  return in_child([&] {
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit r{limit, limit};
+    setrlimit(RLIMIT_FSIZE, &r);
+    body();
+  });
 }
 
 // Kills a child with SIGKILL while it rewrites `target` in a loop (after one complete write), at
@@ -195,43 +206,19 @@ TEST_CASE("faults: a full disk while writing gives a named error, keeps the prev
 
 #if !defined(__SANITIZE_ADDRESS__)  // ASan reserves terabytes of address space: an address-space limit cannot be set under it
 TEST_CASE("faults: a contact list that cannot be allocated is a named error with the size asked for") {
-  int fd[2];
-  REQUIRE(pipe(fd) == 0);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    close(fd[0]);
-#if defined(_OPENMP)
-    omp_set_num_threads(1);  // the parent's OpenMP threads do not exist in a forked child
-#endif
-    std::string msg = "no error";
-    try {
-      dem::simulation_config c;
-      c.domain = {{0, 0, 0}, {0.05, 0.05, 0.05}};
-      c.contact_margin = 0.012;  // every particle lists hundreds of neighbours: millions of pairs
-      sim s(c);
-      const auto m = s.add_material({});
-      dem::sample::lattice_options o;
-      o.radius = 0.9e-3;
-      s.add_particles(dem::sample::cubic_lattice(c.domain, o), m);
-      rlimit r{512u << 20, 512u << 20};  // 512 MiB of address space for what follows
-      setrlimit(RLIMIT_AS, &r);
-      s.step(1);
-    } catch (const std::exception& e) {
-      msg = e.what();
-    }
-    if (write(fd[1], msg.data(), msg.size()) < 0) _exit(3);
-    _exit(0);
-  }
-  close(fd[1]);
-  std::string msg;
-  char b[512];
-  ssize_t k;
-  while ((k = read(fd[0], b, sizeof b)) > 0) msg.append(b, static_cast<std::size_t>(k));
-  close(fd[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  CHECK(WIFEXITED(status));
+  const std::string msg = in_child([] {
+    dem::simulation_config c;
+    c.domain = {{0, 0, 0}, {0.05, 0.05, 0.05}};
+    c.contact_margin = 0.012;  // every particle lists hundreds of neighbours: millions of pairs
+    sim s(c);
+    const auto m = s.add_material({});
+    dem::sample::lattice_options o;
+    o.radius = 0.9e-3;
+    s.add_particles(dem::sample::cubic_lattice(c.domain, o), m);
+    rlimit r{512u << 20, 512u << 20};  // 512 MiB of address space for what follows
+    setrlimit(RLIMIT_AS, &r);
+    s.step(1);
+  });
   INFO(msg);
   CHECK(msg.find("dem: contact-list rebuild at step 0 (") != std::string::npos);
   CHECK(msg.find("dem::backend::host: cannot allocate ") != std::string::npos);

@@ -20,24 +20,20 @@ struct scale_property {
 
 // Hertz–Mindlin that declares owner and geometry properties (and ignores them), so that every
 // wildcard setter can be called.
-struct hertz_mindlin_with_properties {
+struct hertz_mindlin_with_properties : hertz_mindlin_time_step {
   static constexpr const char* name = "hertz_mindlin_with_properties";
   template <class Real>
-  struct law {
-    using base = typename dem::force::hertz_mindlin::template law<Real>;
-    using params = typename base::params;
-    using history = typename base::history;
+  struct law : hertz_mindlin_based<Real> {
+    using typename hertz_mindlin_based<Real>::base;
+    using typename hertz_mindlin_based<Real>::params;
+    using typename hertz_mindlin_based<Real>::history;
     using owner_wildcards = scale_property;
     using geometry_wildcards = scale_property;
-    static params make_params(const dem::material_pair& p) { return base::make_params(p); }
     DEM_HD dem::force::contact_force<Real> operator()(const dem::force::contact<Real>& c, const params& p, history& h,
                                                       dem::force::wildcards<scale_property, scale_property>&) const {
       return base{}(c, p, h);
     }
   };
-  static double stable_time_step(const dem::material& m, const dem::material_pair& mp, double r, double mass) {
-    return dem::force::hertz_mindlin::stable_time_step(m, mp, r, mass);
-  }
 };
 
 using sim = sim_t<hertz_mindlin_with_properties>;

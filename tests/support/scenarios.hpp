@@ -12,6 +12,22 @@ template <class Force, class Precision = dem::precision::double_, class Integrat
           class Coord = dem::coord::floating>
 using sim_t = dem::Simulator<dem::policies<dem::shape::sphere, Force, Integrator, Precision, Coord>, test_backend>;
 
+// For test laws that change one part of Hertz–Mindlin: the law derives from
+// hertz_mindlin_based<Real> (base, params, history, make_params) and the policy from
+// hertz_mindlin_time_step.
+template <class Real>
+struct hertz_mindlin_based {
+  using base = typename dem::force::hertz_mindlin::template law<Real>;
+  using params = typename base::params;
+  using history = typename base::history;
+  static params make_params(const dem::material_pair& p) { return base::make_params(p); }
+};
+struct hertz_mindlin_time_step {
+  static double stable_time_step(const dem::material& m, const dem::material_pair& mp, double r, double mass) {
+    return dem::force::hertz_mindlin::stable_time_step(m, mp, r, mass);
+  }
+};
+
 inline dem::simulation_config zero_g_config(double half_width = 1.0) {
   dem::simulation_config c;
   c.domain = {{-half_width, -half_width, -half_width}, {half_width, half_width, half_width}};

@@ -114,8 +114,10 @@ struct composed {
               twisting_model::make_params(mp, setup)};
     }
 
-    // Runs the slots in order; returns the state they leave.
-    DEM_HD static contact_state<Real> run(const contact<Real>& c, const params& p, history& h) {
+    // Runs the slots in order; returns the state they leave. `between(k, s)` is called after slot k
+    // (2: tangential, 3: rolling); run() passes one that does nothing, which the compiler drops.
+    template <class Between>
+    DEM_HD static contact_state<Real> run_with(const contact<Real>& c, const params& p, history& h, Between&& between) {
       contact_state<Real> s{};
       s.couple = vec3<Real>{-Real(0), -Real(0), -Real(0)};  // adding an unused couple then folds away (see contact_force)
       auto&& h0 = slot<0, normal_model>(h);
@@ -126,9 +128,14 @@ struct composed {
       normal_model{}(c, p.normal, h0, s);
       damping_model{}(c, p.damping, h1, s);
       tangential_model{}(c, p.tangential, h2, s);
+      between(2, s);
       rolling_model{}(c, p.rolling, h3, s);
+      between(3, s);
       twisting_model{}(c, p.twisting, h4, s);
       return s;
+    }
+    DEM_HD static contact_state<Real> run(const contact<Real>& c, const params& p, history& h) {
+      return run_with(c, p, h, [](int, const contact_state<Real>&) {});
     }
 
     // run(), keeping what each slot contributed, for the energy ledger (energy/ledger.hpp): the
@@ -136,20 +143,10 @@ struct composed {
     // the clamp included), the tangential force, the rolling and twisting couples, and the energy
     // the tangential, rolling and twisting slots hold afterwards. The state returned is run()'s.
     DEM_HD static contact_state<Real> run_parts(const contact<Real>& c, const params& p, history& h, slot_parts<Real>& out) {
-      contact_state<Real> s{};
-      s.couple = vec3<Real>{-Real(0), -Real(0), -Real(0)};
-      auto&& h0 = slot<0, normal_model>(h);
-      auto&& h1 = slot<1, damping_model>(h);
-      auto&& h2 = slot<2, tangential_model>(h);
-      auto&& h3 = slot<3, rolling_model>(h);
-      auto&& h4 = slot<4, twisting_model>(h);
-      normal_model{}(c, p.normal, h0, s);
-      damping_model{}(c, p.damping, h1, s);
-      tangential_model{}(c, p.tangential, h2, s);
-      const vec3<Real> before_rolling = s.couple;
-      rolling_model{}(c, p.rolling, h3, s);
-      const vec3<Real> before_twisting = s.couple;
-      twisting_model{}(c, p.twisting, h4, s);
+      vec3<Real> before_rolling{0, 0, 0}, before_twisting{0, 0, 0};
+      const contact_state<Real> s = run_with(c, p, h, [&](int k, const contact_state<Real>& now) {
+        (k == 2 ? before_rolling : before_twisting) = now.couple;
+      });
       out.damping_force = c.normal * (s.normal_force - (s.elastic - s.attraction));
       out.tangential_force = s.tangential_force;
       out.rolling_couple = before_twisting - before_rolling;

@@ -41,6 +41,18 @@ inline std::uint64_t fnv1a(const void* data, std::size_t n, std::uint64_t h = 0x
   }
   return h;
 }
+
+// The end record's size, and the end record with the checksum of `bytes` appended to them (what
+// checkpoint_writer::finish writes; the fuzz target and its seeds use it to make inputs whole).
+inline constexpr std::size_t end_record_size = 4 + 3 + 8 + 8 + 8;
+inline void append_end_record(std::string& bytes) {
+  const std::uint64_t sum = fnv1a(bytes.data(), bytes.size());
+  const std::uint32_t len = 3;
+  const std::uint64_t element = 8, count = 1;
+  bytes.append(reinterpret_cast<const char*>(&len), 4).append("end", 3);
+  bytes.append(reinterpret_cast<const char*>(&element), 8).append(reinterpret_cast<const char*>(&count), 8);
+  bytes.append(reinterpret_cast<const char*>(&sum), 8);
+}
 }  // namespace checkpoint_format
 
 class checkpoint_writer {

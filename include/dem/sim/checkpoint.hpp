@@ -19,6 +19,7 @@
 // masses. A file that passes gives a simulation that cannot read out of bounds; a file that does
 // not is refused with the reason, and the simulator it was loaded into is left as it was.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -101,9 +102,15 @@ struct state_io {
   }
 
   struct override_record {
-    std::uint32_t a, b, set;  // set: bit k for field k
+    std::uint32_t a, b, set;  // set: bit k for field k of override_fields
     double value[10];
   };
+  // The fields of a pair override in record order (const or not).
+  template <class O>
+  static auto override_fields(O& o) {
+    return std::array{&o.restitution,      &o.friction,         &o.rolling_friction, &o.rolling_damping, &o.work_of_adhesion,
+                      &o.cohesion_range,   &o.effective_youngs, &o.effective_shear,  &o.normal_stiffness, &o.tangential_stiffness_ratio};
+  }
   static void write_materials(io::checkpoint_writer& w, const material_table& t) {
     w.value<std::uint64_t>("materials", t.size());
     for (std::size_t k = 0; k < t.size(); ++k) {
@@ -116,9 +123,7 @@ struct state_io {
     std::vector<override_record> o;
     for (const auto& [key, v] : t.overrides()) {
       override_record rec{key.first, key.second, 0, {}};
-      const std::optional<double>* f[10] = {&v.restitution, &v.friction, &v.rolling_friction, &v.rolling_damping, &v.work_of_adhesion,
-                                            &v.cohesion_range, &v.effective_youngs, &v.effective_shear, &v.normal_stiffness,
-                                            &v.tangential_stiffness_ratio};
+      const auto f = override_fields(v);
       for (int k = 0; k < 10; ++k)
         if (f[k]->has_value()) {
           rec.set |= 1u << k;
@@ -144,9 +149,7 @@ struct state_io {
     for (const override_record& rec : r.array<override_record>("material.overrides")) {
       if (rec.a >= count || rec.b >= count) r.fail("a pair override names material " + std::to_string(std::max(rec.a, rec.b)));
       pair_override o;
-      std::optional<double>* f[10] = {&o.restitution, &o.friction, &o.rolling_friction, &o.rolling_damping, &o.work_of_adhesion,
-                                      &o.cohesion_range, &o.effective_youngs, &o.effective_shear, &o.normal_stiffness,
-                                      &o.tangential_stiffness_ratio};
+      const auto f = override_fields(o);
       for (int k = 0; k < 10; ++k)
         if (rec.set & (1u << k)) *f[k] = rec.value[k];
       guarded(r, [&] { t.set_pair(static_cast<material_id>(rec.a), static_cast<material_id>(rec.b), o); });

@@ -425,8 +425,9 @@ class Simulator {
   // ---- the energy ledger (energy/ledger.hpp) -------------------------------------------------
   // Starts (or restarts) the ledger at the current state: from the next step on, every step's
   // dissipation is accounted by mechanism, contact by contact. It changes no bit of the run (its
-  // kernels work on copies), costs about one more law evaluation per contact and step while on,
-  // and is not part of checkpoints (enable it again after a load).
+  // kernels work on copies of the histories); while on, a step costs about 4 times as much on the
+  // host (a second, scalar law evaluation per contact and eleven reductions; docs/performance.md).
+  // Not part of checkpoints (enable it again after a load).
   static constexpr bool ledger_supported = std::is_same_v<typename Policies::integrator, integrate::velocity_verlet> && !Policies::rigid;
   void enable_energy_ledger() {
     static_assert(ledger_supported,
