@@ -186,3 +186,39 @@ TEST_CASE("energy ledger: asking while it is off is an error") {
   fill(s, {"glass", 2500, 1e7, 0.3, 0.5, 0.5, 0.1}, 10);
   CHECK_THROWS_WITH_AS(s.energy_ledger(), doctest::Contains("enable_energy_ledger"), std::logic_error);
 }
+
+TEST_CASE("energy ledger: a vibrating floor and a turning mesh put in what the bed takes up") {
+  // The bed on a floor that shakes (vibration) under a mesh paddle that turns through it: the
+  // boundaries' work is the input, and the balance closes.
+  using S = sim_t<dem::force::hertz_mindlin>;
+  dem::simulation_config c = box();
+  c.gravity = {0, 0, -9.81};
+  S s(c);
+  const dem::material glass{"glass", 2500, 1e7, 0.3, 0.5, 0.5, 0.1};
+  const auto m = s.add_material(glass);
+  s.add_plane({0.012, 0, 0}, {-1, 0, 0}, m);
+  s.add_plane({0, 0, 0}, {1, 0, 0}, m);
+  s.add_plane({0, 0, 0}, {0, 1, 0}, m);
+  s.add_plane({0, 0.012, 0}, {0, -1, 0}, m);
+  const auto floor = s.add_plane({0, 0, 0.001}, {0, 0, 1}, m);
+  dem::boundary::triangle_mesh paddle;
+  paddle.vertices = {{0.004, 0.006, 0.004}, {0.008, 0.006, 0.004}, {0.008, 0.006, 0.009}, {0.004, 0.006, 0.009}};
+  paddle.triangles = {{0, 1, 2}, {0, 2, 3}};
+  const auto mesh = s.add_mesh(paddle, m);
+  dem::sample::lattice_options o;
+  o.radius = 1e-3;
+  o.radius_spread = 0.15;
+  o.jitter = 1e-4;
+  o.max_count = 150;
+  s.add_particles(dem::sample::cubic_lattice({{0, 0, 0.0105}, {0.012, 0.012, 0.04}}, o), m);  // above the paddle: they fall around it
+  s.advance(0.1);
+  s.set_motion(floor, dem::boundary::vibration{.amplitude = {0, 0, 2e-4}, .frequency = 60});
+  s.set_motion(mesh, dem::boundary::constant_velocity{.omega = {0, 0, 5.0}, .centre = {0.006, 0.006, 0}});
+  s.enable_energy_ledger();
+  s.advance(0.1);
+  const dem::energy::ledger l = s.energy_ledger();
+  CAPTURE(l.boundary_work);
+  CAPTURE(l.imbalance());
+  CHECK(l.boundary_work > 1e-6);  // the boundaries did work on the bed
+  CHECK(l.relative_imbalance() < 1e-3);
+}

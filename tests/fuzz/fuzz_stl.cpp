@@ -6,11 +6,13 @@
 
 #include "dem/io/mesh.hpp"
 #include "dem/shape/polyhedron/from_mesh.hpp"
+#include "mesh_boundary.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string bytes(reinterpret_cast<const char*>(data), size);
   try {
     const dem::io::surface_mesh m = dem::io::parse_stl(bytes, "fuzz.stl");
+    fuzz_mesh_boundary(m);  // the mesh as a boundary (its own errors are caught inside)
     (void)dem::io::is_convex(m);
     (void)dem::shape::poly::make_polyhedron_template(m, {});
   } catch (const std::exception&) {

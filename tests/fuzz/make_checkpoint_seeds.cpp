@@ -82,6 +82,18 @@ int main(int argc, char** argv) {
   sim mixed = small(true);
   mixed.step(300);
   write_seed(mixed, dir / "two_materials.ckpt");
-  std::printf("3 seeds in %s\n", dir.c_str());
+  // Moving boundaries: a turning mesh and a servo disc, so that the fuzzer explores their records.
+  sim moving = small(false);
+  dem::boundary::triangle_mesh paddle;
+  paddle.vertices = {{0.001, 0.003, 0.006}, {0.005, 0.003, 0.006}, {0.005, 0.003, 0.009}, {0.001, 0.003, 0.009}};
+  paddle.triangles = {{0, 1, 2}, {0, 2, 3}};
+  moving.step(200);
+  const auto mesh = moving.add_mesh(paddle, 0, "paddle");
+  moving.set_motion(mesh, dem::boundary::constant_velocity{.omega = {0, 0, 4}, .centre = {0.003, 0.003, 0}});
+  const auto piston = moving.add_disc({0.003, 0.003, 0.0095}, {0, 0, -1}, 0.0025, 0, 0, "piston");
+  moving.set_motion(piston, dem::boundary::servo{.direction = {0, 0, -1}, .speed = 0.02, .target_force = 0.01});
+  moving.step(100);
+  write_seed(moving, dir / "moving_boundaries.ckpt");
+  std::printf("4 seeds in %s\n", dir.c_str());
   return 0;
 }

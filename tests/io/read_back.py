@@ -5,9 +5,10 @@
     read_back.py --check-only DIR  only check the files already in DIR
 
 Checks: the .pvd lists exactly the frames asked for (4), evenly spaced from t = 0 to the end (to
-half a time step), and no other .vtu file was written; VTK's own XML reader opens every
-frame with the expected points, vertex cells and point arrays; meshio opens the last frame; the last
-frame holds the same particles as particles_final.csv. Needs Debian's python3-vtk9, python3-meshio
+half a time step), each with its boundaries as part 1, and no other .vtu file was written; VTK's own
+XML reader opens every frame with the expected points, vertex cells and point arrays, and every
+boundary surface with triangles inside the domain and its cell arrays; meshio opens the last frame;
+the last frame holds the same particles as particles_final.csv. Needs Debian's python3-vtk9, python3-meshio
 and numpy, hence /usr/bin/python3 rather than the first python3 on PATH.
 """
 import csv
@@ -27,6 +28,8 @@ ARRAYS = {"id": 1, "radius": 1, "velocity": 3, "angular_velocity": 3, "active": 
 VTK_TYPES = {"id": "unsigned int", "radius": "double", "velocity": "double", "angular_velocity": "double",
              "active": "unsigned char"}
 VTK_VERTEX = 1
+VTK_TRIANGLE = 5
+BOUNDARY_PLANES = 6  # the example's box: six planes
 
 
 class CheckFailed(Exception):
@@ -47,10 +50,13 @@ def read_pvd(directory):
         raise CheckFailed(f"{path} is not well-formed XML: {e}")
     require(root.tag == "VTKFile" and root.get("type") == "Collection",
             f"{path}: root must be <VTKFile type=\"Collection\">, found <{root.tag} type={root.get('type')!r}>")
-    frames = []
+    frames, surfaces = [], []
     for ds in root.iter("DataSet"):
         require("timestep" in ds.attrib and "file" in ds.attrib, f"{path}: DataSet without timestep/file: {ds.attrib}")
-        frames.append((float(ds.get("timestep")), os.path.join(directory, ds.get("file"))))
+        entry = (float(ds.get("timestep")), os.path.join(directory, ds.get("file")))
+        (surfaces if ds.get("part") == "1" else frames).append(entry)
+    require([t for t, _ in surfaces] == [t for t, _ in frames],
+            f"{path}: the boundary surfaces (part 1) are not at the frames' times: {surfaces}")
     require(len(frames) == FRAMES, f"{path} lists {len(frames)} frame(s), expected {FRAMES} (--frames {FRAMES})")
     times = [t for t, _ in frames]
     require(all(b > a for a, b in zip(times, times[1:])), f"{path}: timesteps are not increasing: {times}")
@@ -58,9 +64,38 @@ def read_pvd(directory):
         want = END_TIME * k / (FRAMES - 1)
         require(abs(t - want) <= 0.5 * DT + 1e-12, f"{path}: frame {k} at t = {t:g}, expected {want:g} (evenly spaced)")
     written = sorted(f for f in os.listdir(directory) if f.endswith(".vtu"))
-    require(len(written) == FRAMES, f"{directory} holds {len(written)} .vtu files, expected {FRAMES}: {written}")
-    print(f"  {path}: {len(frames)} frames, t = {times[0]:g} .. {times[-1]:g}, evenly spaced")
-    return frames
+    require(len(written) == 2 * FRAMES, f"{directory} holds {len(written)} .vtu files, expected {2 * FRAMES}: {written}")
+    print(f"  {path}: {len(frames)} frames, t = {times[0]:g} .. {times[-1]:g}, evenly spaced, each with its boundaries")
+    return frames, surfaces
+
+
+def read_surface_with_vtk(path):
+    """A boundary surface: triangles only, cell arrays boundary/element/force, points finite."""
+    from vtkmodules.util.numpy_support import vtk_to_numpy
+    from vtkmodules.vtkIOXML import vtkXMLUnstructuredGridReader
+    import numpy as np
+
+    require(os.path.isfile(path), f"{path} is listed in the .pvd but does not exist")
+    errors = []
+    reader = vtkXMLUnstructuredGridReader()
+    reader.AddObserver("ErrorEvent", lambda obj, ev: errors.append(ev))
+    reader.SetFileName(path)
+    reader.Update()
+    require(not errors and reader.GetErrorCode() == 0, f"{path}: VTK reader reported an error")
+    grid = reader.GetOutput()
+    cells = grid.GetNumberOfCells()
+    require(cells > 0, f"{path}: no triangles")
+    require(all(grid.GetCellType(c) == VTK_TRIANGLE for c in range(cells)), f"{path}: not every cell is a triangle")
+    cd = grid.GetCellData()
+    for name, ncomp in (("boundary", 1), ("element", 1), ("force", 3)):
+        arr = cd.GetArray(name)
+        require(arr is not None and arr.GetNumberOfComponents() == ncomp and arr.GetNumberOfTuples() == cells,
+                f"{path}: cell array '{name}' missing or of the wrong shape")
+    boundaries = set(int(b) for b in vtk_to_numpy(cd.GetArray("boundary")))
+    require(boundaries == set(range(BOUNDARY_PLANES)), f"{path}: boundaries {sorted(boundaries)}, expected 0..{BOUNDARY_PLANES - 1}")
+    pts = vtk_to_numpy(grid.GetPoints().GetData())
+    require(np.all(np.isfinite(pts)), f"{path}: non-finite points")
+    return cells
 
 
 def read_vtu_with_vtk(path):
@@ -144,12 +179,14 @@ def check(directory):
     except ImportError as e:
         raise CheckFailed(f"{e}: run with Debian's /usr/bin/python3 (packages python3-vtk9, python3-meshio)")
 
-    frames = read_pvd(directory)
+    frames, surfaces = read_pvd(directory)
     last = None
     for _, path in frames:
         last = read_vtu_with_vtk(path)
     print(f"  VTK reader: {len(frames)} .vtu files with {N_PARTICLES} points, {N_PARTICLES} vertex cells, "
           f"arrays {', '.join(ARRAYS)}; values finite, radius > 0")
+    triangles = [read_surface_with_vtk(path) for _, path in surfaces]
+    print(f"  VTK reader: {len(surfaces)} boundary surfaces of {triangles[0]} triangles ({BOUNDARY_PLANES} planes clipped to the domain)")
 
     last_path = frames[-1][1]
     try:

@@ -121,7 +121,7 @@ TEST_CASE("bad input: initial overlap above 10 % of the smaller radius") {
     const auto m = a.add_material({});
     a.add_plane({0, 0, 0}, {0, 0, 1}, m);
     a.add_particles(one(1e-3, {0, 0, 0.5e-3}), m);
-    CHECK_THROWS_WITH_AS(a.step(), doctest::Contains("particle 0 overlaps plane 0"), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(a.step(), doctest::Contains("particle 0 overlaps boundary 0 ('plane 0') by 0.0005 m at the start"), std::invalid_argument);
   }
 }
 

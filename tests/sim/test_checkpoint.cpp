@@ -304,3 +304,77 @@ TEST_CASE("checkpoint: other policies and bad files are refused with the reason;
   std::remove(path.c_str());
   std::remove(bad.c_str());
 }
+
+TEST_CASE("checkpoint: moving boundaries (a turning mesh, a vibrating plate, a servo, a drum) restart bit for bit") {
+  namespace bd = dem::boundary;
+  using S = sim_t<dem::force::hertz_mindlin>;
+  dem::simulation_config cfg;
+  cfg.domain = {{-0.02, -0.02, -0.02}, {0.02, 0.02, 0.02}};
+  cfg.dt = 1e-5;
+  cfg.boundary_margin = 6e-4;
+  auto setup = [](S& s) {
+    const auto m = s.add_material({"glass", 2500, 1e7, 0.3, 0.5, 0.5, 0.05});
+    const auto drum = s.add_cylinder({.base = {0, -0.008, 0}, .axis = {0, 1, 0}, .length = 0.016, .radius = 0.018, .cap_base = true, .cap_top = true}, m,
+                                     "drum");
+    s.set_motion(drum, bd::constant_velocity{.omega = {0, 3, 0}});
+    bd::triangle_mesh blade;
+    blade.vertices = {{-0.004, -0.006, -0.012}, {0.004, -0.006, -0.012}, {0.004, 0.006, -0.008}, {-0.004, 0.006, -0.008}};
+    blade.triangles = {{0, 1, 2}, {0, 2, 3}};
+    const auto mesh = s.add_mesh(blade, m, "blade");
+    s.set_motion(mesh, bd::constant_velocity{.omega = {0, 3, 0}});
+    const auto shaker = s.add_plate({0, 0, -0.016}, {0, 0, 1}, {1, 0, 0}, 0.008, 0.006, m, "shaker");
+    s.set_motion(shaker, bd::vibration{.amplitude = {0, 0, 3e-4}, .frequency = 80});
+    const auto piston = s.add_disc({0, 0, 0.012}, {0, 0, -1}, 0.009, m, 0, "piston");
+    s.set_motion(piston, bd::servo{.direction = {0, 0, -1}, .speed = 0.05, .target_force = 0.05, .after = bd::servo::mode::regulate});
+    dem::sample::lattice_options o;
+    o.radius = 9e-4;
+    o.jitter = 1e-4;
+    o.max_count = 120;
+    dem::particle_set set = dem::sample::cubic_lattice({{-0.008, -0.006, -0.006}, {0.008, 0.006, 0.008}}, o);
+    s.add_particles(set, m);
+  };
+  restart_equals_straight_run<S>(setup, cfg, 2500, 2500, "boundaries");
+  // The boundaries themselves: the same loads and poses after the restart.
+  S straight(cfg), first(cfg);
+  setup(straight);
+  setup(first);
+  straight.step(3000);
+  first.step(1700);
+  const std::string path = temp_path("boundaries_load");
+  first.save_checkpoint(path);
+  S resumed = S::from_checkpoint(path);
+  resumed.step(1300);
+  for (std::uint32_t b = 0; b < straight.num_boundaries(); ++b) {
+    const bd::load p = straight.boundary_load(b, {0, 0, 0}), q = resumed.boundary_load(b, {0, 0, 0});
+    CHECK(p.force == q.force);
+    CHECK(p.torque == q.torque);
+  }
+  CHECK(straight.servo_state(3).travel == resumed.servo_state(3).travel);
+  const bd::surface_triangles a = straight.boundary_surface(), c = resumed.boundary_surface();
+  CHECK(a.points == c.points);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("checkpoint: a user motion is not saved; the restored boundary asks for it") {
+  using S = sim_t<dem::force::hertz_mindlin>;
+  dem::simulation_config cfg = sphere_box();
+  S s(cfg);
+  const auto m = s.add_material({"glass", 2500, 1e7, 0.3, 0.5, 0.5, 0.05});
+  const auto floor = s.add_plane({0, 0, 0}, {0, 0, 1}, m, "floor");
+  s.set_motion(floor, [](double t) {
+    dem::boundary::rigid_motion r;
+    r.translation = {0, 0, 1e-4 * std::sin(100 * t)};
+    r.velocity = {0, 0, 1e-2 * std::cos(100 * t)};
+    return r;
+  });
+  dem::particle_set p;
+  p.positions = {{0.006, 0.006, 0.002}};
+  p.radii = {1e-3};
+  s.add_particles(p, m);
+  s.step(10);
+  const std::string path = temp_path("user_motion");
+  s.save_checkpoint(path);
+  S r = S::from_checkpoint(path);
+  CHECK_THROWS_WITH(r.step(1), doctest::Contains("boundary 'floor' had a user motion that a checkpoint cannot hold; set it again with set_motion"));
+  std::remove(path.c_str());
+}

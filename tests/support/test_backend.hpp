@@ -19,3 +19,12 @@ namespace dem_test {
 using test_backend = dem::backend::host;
 }
 #endif
+
+namespace dem_test {
+// Built with ASan + UBSan (scripts/test.sh's sanitizer pass): heavy physics cases skip themselves.
+#if defined(DEM_TEST_SANITIZED)
+inline constexpr bool sanitized = true;
+#else
+inline constexpr bool sanitized = false;
+#endif
+}  // namespace dem_test

@@ -21,8 +21,9 @@
 // vectors' small turn within a step: the closure is a measure of how well dt resolves the contacts.
 //
 // Gravity's work is accumulated per step (m g · Δx) and also equals -ΔPE while gravity is fixed.
-// Work by external forces and moving boundaries is zero until those exist (families and
-// boundaries issues); the ledger has their entries already. Spheres with velocity Verlet only.
+// Moving boundaries' work is F · v_b + C · ω_b over each wall contact, by the same trapezoid rule.
+// Work by external forces is zero until those exist (families issue). Spheres with velocity
+// Verlet only.
 #include <cmath>
 #include <cstdint>
 
@@ -30,6 +31,7 @@
 #include "dem/force/compose.hpp"
 #include "dem/force/concept.hpp"
 #include "dem/sim/particle_view.hpp"
+#include "dem/boundary/wall_forces.hpp"
 #include "dem/sim/step_kernels.hpp"
 
 namespace dem::energy {
@@ -45,7 +47,7 @@ struct ledger {
   // Accumulated over the steps.
   double gravity_work = 0;
   double external_work = 0;  // user forces (none yet)
-  double boundary_work = 0;  // moving boundaries (none yet)
+  double boundary_work = 0;  // moving boundaries: the work they did on the particles
   double normal_damping = 0, tangential = 0, rolling = 0, twisting = 0, other = 0;
 
   double input() const { return external_work + boundary_work; }
@@ -65,19 +67,27 @@ struct ledger {
   }
 };
 
-// Per contact (pair or particle-plane), what the ledger keeps from one evaluation to the next: the
-// slots' forces and couples, and the energies of their springs. For laws that are not compositions:
-// [0] force, [1] couple, [2] torque-only force, e[0] elastic energy.
+// Per contact (pair or particle-boundary), what the ledger keeps from one evaluation to the next:
+// the slots' forces and couples, and the energies of their springs; [4] and [5] the whole force and
+// couple (what a moving boundary works with). For laws that are not compositions: [0] force,
+// [1] couple, [2] torque-only force, e[0] elastic energy.
 template <class Real>
 struct contact_record {
-  vec3<Real> part[4];
+  vec3<Real> part[6];
   Real e[3];
+};
+
+// How the other side of a contact moves, for the work it does (zero for pairs and fixed boundaries):
+// the velocity of its point at the contact, its angular velocity, and omega_b x branch_b.
+template <class Real>
+struct wall_motion {
+  vec3<Real> velocity, omega, turn;
 };
 
 // One step's dissipation of a contact, by mechanism (what the ledger reduces), and gravity's work
 // for a particle's record.
 struct step_energy {
-  double normal_damping, tangential, rolling, twisting, other, gravity_work;
+  double normal_damping, tangential, rolling, twisting, other, gravity_work, boundary_work;
 };
 
 namespace detail {
@@ -90,24 +100,26 @@ concept composed_law = requires { &Law::run_parts; };
 template <class Law, class Real>
 DEM_HD inline void account(const Law& law, const force::contact<Real>& c, const vec3<Real>& v_rot, const typename Law::params& prm,
                            typename Law::history h, typename force::law_traits<Law>::wildcards_type& w, bool touching,
-                           contact_record<Real>& rec, step_energy& out) {
+                           contact_record<Real>& rec, step_energy& out, const wall_motion<Real>& wall = {}) {
   contact_record<Real> now{};
   if constexpr (composed_law<Law>) {
     force::slot_parts<Real> parts;
     (void)law;
     (void)w;
-    Law::run_parts(c, prm, h, parts);
+    const auto s = Law::run_parts(c, prm, h, parts);
     now.part[0] = parts.damping_force;
     now.part[1] = parts.tangential_force;
     now.part[2] = parts.rolling_couple;
     now.part[3] = parts.twisting_couple;
+    now.part[4] = c.normal * s.normal_force + s.tangential_force;
+    now.part[5] = s.couple;
     now.e[0] = parts.tangential_energy;
     now.e[1] = parts.rolling_energy;
     now.e[2] = parts.twisting_energy;
   } else {
     const force::contact_force<Real> f = force::evaluate(law, c, prm, h, w);
-    now.part[0] = f.force;
-    now.part[1] = f.torque;
+    now.part[0] = now.part[4] = f.force;
+    now.part[1] = now.part[5] = f.torque;
     now.part[2] = f.torque_only_force;
     if constexpr (force::has_elastic_energy<Law, Real>) now.e[0] = Law::elastic_energy(c, prm, h);
   }
@@ -115,6 +127,9 @@ DEM_HD inline void account(const Law& law, const force::contact<Real>& c, const 
   const double dt = static_cast<double>(c.dt);
   auto work = [&](int k, const vec3<Real>& velocity) { return 0.5 * dot(vec3d(rec.part[k]) + vec3d(now.part[k]), vec3d(velocity)) * dt; };
   out = step_energy{};
+  // What the other side (a moving boundary) puts in: F . v_b + C . omega_b (+ the torque-only force
+  // against omega_b x branch_b).
+  out.boundary_work = work(4, wall.velocity) + work(5, wall.omega) + (composed_law<Law> ? 0.0 : work(2, wall.turn));
   if constexpr (composed_law<Law>) {
     out.normal_damping = -work(0, c.v_rel);
     out.tangential = -work(1, c.v_rel) - (double(now.e[0]) - double(rec.e[0]));
@@ -160,23 +175,25 @@ struct ledger_pair_kernel {
   }
 };
 
-// Before a force evaluation, per particle: gravity's work over the step and the dissipation of
-// its plane contacts (records per particle and plane, on copies of the wall history).
+// Before a force evaluation, per particle: gravity's work over the step, and the dissipation and
+// boundary work of its wall contacts (records per wall entry, carried across builds as wall
+// histories are; the contact rule and the history takeover run on a copy of the histories).
 template <class P>
 struct ledger_particle_kernel {
   using Real = typename P::real;
   using Law = typename P::law;
   using traits = force::law_traits<Law>;
+  static_assert(!P::rigid, "the energy ledger is for spheres");
   sim::particle_view<typename P::coord_space> p;
   typename P::coord_space::params coord;
-  const sim::plane<Real>* planes;
-  std::uint32_t num_planes;
-  const typename Law::history* wall_history;  // null for laws without history
+  boundary::boundary_view<Real> boundaries;
+  boundary::wall_view<Real, typename P::plane_history> walls;  // the run's: histories only read
+  typename P::plane_history* history_copy;                     // per wall entry: scratch
   const typename Law::params* table;
   std::uint32_t num_materials;
   sim::wildcard_view<typename traits::owner_wildcards, typename traits::geometry_wildcards> wc;
   vec3<Real> gravity;
-  contact_record<Real>* records;  // num_planes per particle
+  contact_record<Real>* records;  // per wall entry
   step_energy* out;
   Real dt, time;
   DEM_HD void operator()(index_t i) const {
@@ -187,33 +204,39 @@ struct ledger_particle_kernel {
     }
     // Velocities are the half-step ones the drift used: this is m g . Δx.
     sum.gravity_work = static_cast<double>(dot(gravity, p.vel[i])) / static_cast<double>(p.inv_mass[i]) * static_cast<double>(dt);
-    const typename traits::owner_wildcards no_owner{};
-    const typename traits::geometry_wildcards no_geometry{};
-    for (std::uint32_t candidates = p.plane_near[i] | p.plane_touch[i]; candidates; candidates &= candidates - 1) {
-      const auto k = static_cast<std::uint32_t>(sim::lowest_bit(candidates));
-      const typename Law::params& prm = table[p.material[i] * num_materials + planes[k].material];
-      typename P::shape::template pair_geometry<Real> g;
-      force::contact<Real> ct;
-      contact_record<Real>& rec = records[i * num_planes + k];
-      const bool touching = sim::plane_contact<P>(p, coord, i, planes[k], sim::range_of<Law, Real>(prm), dt, time, g, ct);
-      if (!touching) {
-        // A contact that ended: its last forces worked over this step at the sphere's point nearest the plane.
-        const vec3<Real> zero{0, 0, 0};
-        g = {};
-        g.normal = planes[k].normal;
-        g.branch_a = planes[k].normal * -p.radius[i];
-        ct = sim::make_contact(g, zero, p.vel[i], p.omega[i], zero, zero, p.radius[i], Real(1), Real(1), p.material[i], planes[k].material, true,
-                               dt, time);
+    const std::uint32_t first = walls.offset[i], last = walls.offset[i + 1];
+    if (first != last) {
+      for (std::uint32_t e = first; e < last; ++e) history_copy[e] = walls.history[e];
+      const sim::rigid_view<Real, typename P::shape_data> no_rigid{};
+      boundary::wall_reports<P>(p, no_rigid, coord, i, boundaries, walls, table, num_materials);
+      boundary::wall_takeover<P>(first, last, 1, boundaries, walls.element, walls.reports, history_copy);
+      const typename traits::owner_wildcards no_owner{};
+      const typename traits::geometry_wildcards no_geometry{};
+      const material_id mi = static_cast<material_id>(p.material[i]);
+      const shape::probe<Real> self{vec3<Real>{0, 0, 0}, p.radius[i], mi, p.radius[i]};
+      for (std::uint32_t e = first; e < last; ++e) {
+        const bool touching = (walls.reports[e].feature & boundary::accepted_bit) != 0;
+        contact_record<Real>& rec = records[e];
+        if (!touching && !(history_copy[e].touching & 1u)) {  // neither now nor at the last evaluation
+          rec = contact_record<Real>{};
+          continue;
+        }
+        const boundary::element<Real>& el = boundaries.elements[walls.element[e]];
+        const boundary::frame<Real>& fr = boundaries.frames[el.boundary];
+        shape::sphere::pair_geometry<Real> g;
+        const force::contact<Real> ct = boundary::wall_contact<P>(p, coord, i, self, mi, el, fr, dt, time, g);
+        typename traits::wildcards_type w = sim::wildcards_of<traits>(wc, i, i, true, no_owner, no_geometry);
+        const wall_motion<Real> wm{fr.velocity_at(g.branch_b), fr.omega, cross(fr.omega, g.branch_b)};
+        step_energy en;
+        detail::account(Law{}, ct, vec3<Real>(cross(p.omega[i], ct.branch_a) - cross(fr.omega, g.branch_b)),
+                        table[mi * num_materials + fr.material], history_copy[e].slot[0], w, touching, rec, en, wm);
+        sum.normal_damping += en.normal_damping;
+        sum.tangential += en.tangential;
+        sum.rolling += en.rolling;
+        sum.twisting += en.twisting;
+        sum.other += en.other;
+        sum.boundary_work += en.boundary_work;
       }
-      typename traits::wildcards_type w = sim::wildcards_of<traits>(wc, i, i, true, no_owner, no_geometry);
-      step_energy e;
-      detail::account(Law{}, ct, vec3<Real>(cross(p.omega[i], ct.branch_a)), prm, sim::history_of<Law>(wall_history, i * num_planes + k), w,
-                      touching, rec, e);
-      sum.normal_damping += e.normal_damping;
-      sum.tangential += e.tangential;
-      sum.rolling += e.rolling;
-      sum.twisting += e.twisting;
-      sum.other += e.other;
     }
     out[i] = sum;
   }
@@ -241,18 +264,21 @@ struct field_of {
     else if constexpr (Field == 2) return e[i].rolling;
     else if constexpr (Field == 3) return e[i].twisting;
     else if constexpr (Field == 4) return e[i].other;
-    else return e[i].gravity_work;
+    else if constexpr (Field == 5) return e[i].gravity_work;
+    else return e[i].boundary_work;
   }
 };
 
 // The ledger's memory in the backend: per contact its records (carried across contact-list
-// rebuilds by the pair's id key, as history is), per particle and plane its plane records, and
-// the step's per-contact and per-particle results.
-template <class Backend, class Real>
+// rebuilds by the pair's id key, as history is), per wall entry its wall records (carried as wall
+// histories are) and a scratch copy of the wall histories, and the step's per-contact and
+// per-particle results.
+template <class Backend, class Real, class WallHistory>
 struct ledger_buffers {
   template <class T>
   using buffer = typename Backend::template buffer<T>;
-  buffer<contact_record<Real>> records, old_records, plane_records;
+  buffer<contact_record<Real>> records, old_records, wall_records, old_wall_records;
+  buffer<WallHistory> wall_history_copy;
   buffer<std::uint64_t> key, old_key;
   buffer<std::uint32_t> index, old_index;
   buffer<step_energy> pair_out, particle_out;
@@ -260,7 +286,9 @@ struct ledger_buffers {
   void clear() {
     records.clear();
     old_records.clear();
-    plane_records.clear();
+    wall_records.clear();
+    old_wall_records.clear();
+    wall_history_copy.clear();
     key.clear();
     old_key.clear();
     index.clear();

@@ -27,7 +27,7 @@ namespace dem::io {
 
 namespace checkpoint_format {
 inline constexpr char magic[8] = {'D', 'E', 'M', 'C', 'K', 'P', 'T', '\0'};
-inline constexpr std::uint32_t version = 1;
+inline constexpr std::uint32_t version = 2;  // 2: boundaries (moving, meshes) and the wall list replace planes
 inline constexpr std::uint32_t byte_order = 0x01020304u;
 inline constexpr std::size_t header_size = 16;
 inline constexpr std::uint32_t max_name = 256;

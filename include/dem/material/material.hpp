@@ -28,6 +28,7 @@ struct material {
   double rolling_damping = 0.3;     // EPSD rolling: viscous ratio eta_r, >= 0
   double work_of_adhesion = 0.0;    // cohesive laws: J/m^2, >= 0 (pull-off 2 pi w R*)
   double cohesion_range = 0.0;      // cohesive laws: gap in m at which the pull has faded, >= 0
+  bool rigid = false;               // boundaries only: E -> infinity in the pair's moduli (Chung & Ooi's rigid walls)
 };
 
 // Values used by the force laws for one pair of materials (symmetric).
@@ -104,11 +105,15 @@ class material_table {
     const material& A = materials_[a];
     const material& B = materials_[b];
     material_pair p;
-    p.effective_youngs = 1.0 / ((1 - A.poisson_ratio * A.poisson_ratio) / A.youngs_modulus +
-                                (1 - B.poisson_ratio * B.poisson_ratio) / B.youngs_modulus);
-    p.effective_shear = 1.0 / (2 * (2 - A.poisson_ratio) * (1 + A.poisson_ratio) / A.youngs_modulus +
-                               2 * (2 - B.poisson_ratio) * (1 + B.poisson_ratio) / B.youngs_modulus);
-    p.harmonic_youngs = 2 * A.youngs_modulus * B.youngs_modulus / (A.youngs_modulus + B.youngs_modulus);
+    // A rigid side adds no compliance (its terms vanish as E -> infinity). Two rigid materials never
+    // meet (both are boundaries): they mix as if neither were, so that every table entry stays finite.
+    const bool ra = A.rigid && !B.rigid, rb = B.rigid && !A.rigid;
+    p.effective_youngs = 1.0 / ((ra ? 0 : (1 - A.poisson_ratio * A.poisson_ratio) / A.youngs_modulus) +
+                                (rb ? 0 : (1 - B.poisson_ratio * B.poisson_ratio) / B.youngs_modulus));
+    p.effective_shear = 1.0 / ((ra ? 0 : 2 * (2 - A.poisson_ratio) * (1 + A.poisson_ratio) / A.youngs_modulus) +
+                               (rb ? 0 : 2 * (2 - B.poisson_ratio) * (1 + B.poisson_ratio) / B.youngs_modulus));
+    p.harmonic_youngs = ra ? 2 * B.youngs_modulus : rb ? 2 * A.youngs_modulus
+                                                       : 2 * A.youngs_modulus * B.youngs_modulus / (A.youngs_modulus + B.youngs_modulus);
     p.restitution = 0.5 * (A.restitution + B.restitution);
     p.friction = 0.5 * (A.friction + B.friction);
     p.rolling_friction = 0.5 * (A.rolling_friction + B.rolling_friction);

@@ -71,6 +71,14 @@ struct clump {
     }
   }
 
+  // Boundaries meet a clump through its component spheres (boundary/wall_forces.hpp); slot = component.
+  template <class Real>
+  DEM_HD static int wall_probe_count(const data<Real>& s) { return s.count; }
+  template <class Real>
+  DEM_HD static probe<Real> wall_probe(const data<Real>& s, const quat<Real>& q, int k, material_id) {
+    return {rotate(q, s.centre[k]), s.radius[k], s.material[k], s.radius[k]};
+  }
+
   // Against a plane through the origin with unit `normal`; `centre` is the body's centre relative to
   // a point of the plane. Slot = component index.
   template <class Real, class Visit>

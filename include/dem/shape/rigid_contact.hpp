@@ -22,4 +22,15 @@ struct rigid_contact {
   material_id material_b = no_geometry_material;  // the body's (B: the plane's for plane contacts)
 };
 
+// A sphere of a body that meets boundaries (the body itself for spheres, each component of a
+// clump): at `offset` (world axes) from the body's centre, with its material (no_geometry_material:
+// the body's) and the R* its contacts see.
+template <class Real>
+struct probe {
+  vec3<Real> offset;
+  Real radius;
+  material_id material;
+  Real radius_eff;
+};
+
 }  // namespace dem::shape

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "dem/boundary/checkpoint.hpp"
 #include "dem/io/checkpoint.hpp"
 #include "dem/material/material.hpp"
 #include "dem/sim/config.hpp"
@@ -54,7 +55,7 @@ struct state_io {
             {"rounding carry", Sim::has_carry ? sizeof(typename Sim::carry_type) : 0},
             {"real type", sizeof(typename Sim::real)},
             {"pair history", Sim::stores_history ? sizeof(typename Sim::pair_history) : 0},
-            {"plane history", Sim::stores_history ? sizeof(typename Sim::plane_history) : 0},
+            {"wall history", sizeof(typename Sim::plane_history)},
             {"force-law parameters", sizeof(typename Sim::law::params)},
             {"owner properties", Sim::law_traits::has_owner_wildcards ? sizeof(typename Sim::owner_wildcards_type) : 0},
             {"geometry properties", Sim::law_traits::has_geometry_wildcards ? sizeof(typename Sim::geometry_wildcards_type) : 0},
@@ -83,7 +84,7 @@ struct state_io {
 
   // ---- configuration and materials ------------------------------------------------------------
   static simulation_config read_config(const io::checkpoint_reader& r) {
-    const std::vector<double> c = r.array<double>("config", 15);
+    const std::vector<double> c = r.array<double>("config", 16);
     simulation_config cfg;
     cfg.domain = {{c[0], c[1], c[2]}, {c[3], c[4], c[5]}};
     cfg.gravity = {c[6], c[7], c[8]};
@@ -93,12 +94,13 @@ struct state_io {
     cfg.position_resolution = c[12];
     cfg.allow_unstable_dt = c[13] != 0;
     cfg.allow_initial_overlap = c[14] != 0;
+    cfg.boundary_margin = c[15];
     return cfg;  // checked by the Simulator's constructor
   }
   static std::vector<double> config_record(const simulation_config& c) {
     return {c.domain.lo.x, c.domain.lo.y, c.domain.lo.z, c.domain.hi.x, c.domain.hi.y, c.domain.hi.z, c.gravity.x, c.gravity.y,
             c.gravity.z,   c.dt,          c.contact_margin, c.max_speed, c.position_resolution, c.allow_unstable_dt ? 1.0 : 0.0,
-            c.allow_initial_overlap ? 1.0 : 0.0};
+            c.allow_initial_overlap ? 1.0 : 0.0, c.boundary_margin};
   }
 
   struct override_record {
@@ -118,7 +120,7 @@ struct state_io {
       w.text("material." + std::to_string(k) + ".name", m.name);
       w.array("material." + std::to_string(k) + ".values",
               std::vector<double>{m.density, m.youngs_modulus, m.poisson_ratio, m.restitution, m.friction, m.rolling_friction,
-                                  m.rolling_damping, m.work_of_adhesion, m.cohesion_range});
+                                  m.rolling_damping, m.work_of_adhesion, m.cohesion_range, m.rigid ? 1.0 : 0.0});
     }
     std::vector<override_record> o;
     for (const auto& [key, v] : t.overrides()) {
@@ -141,9 +143,9 @@ struct state_io {
     for (std::uint64_t k = 0; k < count; ++k) {
       material m;
       m.name = r.text("material." + std::to_string(k) + ".name");
-      const std::vector<double> v = r.array<double>("material." + std::to_string(k) + ".values", 9);
+      const std::vector<double> v = r.array<double>("material." + std::to_string(k) + ".values", 10);
       m.density = v[0], m.youngs_modulus = v[1], m.poisson_ratio = v[2], m.restitution = v[3], m.friction = v[4];
-      m.rolling_friction = v[5], m.rolling_damping = v[6], m.work_of_adhesion = v[7], m.cohesion_range = v[8];
+      m.rolling_friction = v[5], m.rolling_damping = v[6], m.work_of_adhesion = v[7], m.cohesion_range = v[8], m.rigid = v[9] != 0;
       guarded(r, [&] { t.add(m); });
     }
     for (const override_record& rec : r.array<override_record>("material.overrides")) {
@@ -174,7 +176,7 @@ struct state_io {
     w.text("backend", Sim::backend_type::name);  // informative: any backend loads it
     w.array("config", config_record(s.cfg_));
     write_materials(w, s.materials_);
-    w.array("planes", s.planes_host_);
+    boundary::boundary_io<typename Sim::real, typename Sim::backend_type, typename Sim::plane_history>::save(w, s.walls_, s.contacts_valid_);
     if constexpr (P::rigid) {
       w.array("shapes", s.shapes_host_);
       w.array("shape.volume", s.shape_volume_);
@@ -207,8 +209,6 @@ struct state_io {
     f("material", s.material_);
     f("id", s.id_);
     f("active", s.active_);
-    f("plane_touch", s.plane_touch_);
-    if constexpr (Sim::stores_history) f("wall_history", s.wall_history_);
     if constexpr (P::rigid) {
       f("orientation", s.orientation_);
       f("inertia", s.inertia_);
@@ -222,7 +222,6 @@ struct state_io {
       f("contact_index", s.contact_index_);
     }
     if (s.contacts_valid_) {
-      f("plane_near", s.plane_near_);
       f("pair_a", s.pair_a_);
       f("pair_b", s.pair_b_);
       f("incident_particle", s.incident_particle_);
@@ -236,14 +235,6 @@ struct state_io {
   static void load(Sim& s, const io::checkpoint_reader& r) {
     check_policy(r);
     s.materials_ = read_materials(r);
-    s.planes_host_ = r.array<plane<typename Sim::real>>("planes");
-    if (s.planes_host_.size() > 32) r.fail(std::to_string(s.planes_host_.size()) + " planes (at most 32)");
-    for (std::size_t k = 0; k < s.planes_host_.size(); ++k) {
-      const auto& pl = s.planes_host_[k];
-      if (!all_finite(pl.point) || !all_finite(vec3d(pl.normal)) || !(norm(vec3d(pl.normal)) > 0.5) || pl.material >= s.materials_.size())
-        r.fail("plane " + std::to_string(k) + " is not valid (finite point, unit normal, existing material)");
-    }
-    s.planes_.assign(s.planes_host_);
     std::size_t shapes = 0;
     if constexpr (P::rigid) {
       s.shapes_host_ = r.array<typename Sim::shape_data>("shapes");
@@ -264,7 +255,7 @@ struct state_io {
     if (c.num_particles > Sim::max_particles) r.fail(std::to_string(c.num_particles) + " particles, more than this simulator holds");
     if (c.num_contacts > std::uint64_t(0x7fffffff)) r.fail(std::to_string(c.num_contacts) + " contacts");
     if (c.lost > c.num_particles) r.fail("more lost particles than particles");
-    const std::uint64_t n = c.num_particles, nc = c.num_contacts, planes = s.planes_host_.size();
+    const std::uint64_t n = c.num_particles, nc = c.num_contacts;
     s.num_particles_ = static_cast<std::uint32_t>(n);
     s.lost_ = static_cast<std::uint32_t>(c.lost);
     s.num_contacts_ = static_cast<std::uint32_t>(nc);
@@ -281,8 +272,8 @@ struct state_io {
     if (Sim::stores_history && s.old_contacts_ != s.num_contacts_ && s.contacts_valid_) r.fail("inconsistent contact counts");
 
     // Buffers, each with the count it must have.
+    boundary::boundary_io<typename Sim::real, typename Sim::backend_type, typename Sim::plane_history>::load(r, s.walls_, n, s.materials_.size());
     auto expected = [&](const std::string& name) -> std::size_t {
-      if (name == "wall_history") return n * planes;
       if (name == "history" || name == "contact_key" || name == "contact_index") return s.old_contacts_;
       if (name == "pair_a" || name == "pair_b") return nc;
       if (name == "incident_particle" || name == "incident_entry") return 2 * nc;
@@ -310,7 +301,7 @@ struct state_io {
  private:
   // Every value a kernel will index with, and what the grid needs finite.
   static void validate(const Sim& s, const io::checkpoint_reader& r, std::size_t shapes) {
-    const std::size_t n = s.num_particles_, nc = s.num_contacts_, materials = s.materials_.size(), planes = s.planes_host_.size();
+    const std::size_t n = s.num_particles_, nc = s.num_contacts_, materials = s.materials_.size();
     const std::vector<std::uint32_t> id = s.id_.to_vector(), active = s.active_.to_vector(), material = s.material_.to_vector();
     std::vector<char> seen(n, 0);
     std::size_t inactive = 0;
@@ -324,9 +315,6 @@ struct state_io {
     const std::vector<std::uint32_t> status = s.status_.to_vector();
     if (inactive != s.lost_ || status[lost_count] != s.lost_ || status[bad_particle] != no_particle)
       r.fail("the lost-particle counts disagree (" + std::to_string(inactive) + " inactive, " + std::to_string(s.lost_) + " counted)");
-    const std::uint32_t plane_mask = planes == 32 ? ~0u : (1u << planes) - 1;
-    for (std::uint32_t t : s.plane_touch_.to_vector())
-      if (t & ~plane_mask) r.fail("a plane-contact mask names a plane that does not exist");
     const auto radius = s.radius_.to_vector(), inv_mass = s.inv_mass_.to_vector(), inv_inertia = s.inv_inertia_.to_vector();
     const auto pos = s.pos_.to_vector(), pos_ref = s.pos_ref_.to_vector();
     double r_max = 0;
@@ -354,8 +342,6 @@ struct state_io {
       for (std::uint32_t k : s.contact_index_.to_vector())
         if (k >= s.old_contacts_) r.fail("a carried-over contact index is out of range");
     if (!s.contacts_valid_) return;
-    for (std::uint32_t t : s.plane_near_.to_vector())
-      if (t & ~plane_mask) r.fail("a plane-reach mask names a plane that does not exist");
     const auto a = s.pair_a_.to_vector(), b = s.pair_b_.to_vector();
     for (std::size_t c = 0; c < nc; ++c)
       if (a[c] >= n || b[c] >= n || a[c] == b[c] || !active[a[c]] || !active[b[c]] || id[a[c]] >= id[b[c]])

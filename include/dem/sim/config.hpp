@@ -12,6 +12,10 @@ struct simulation_config {
   vec3d gravity{0.0, 0.0, -9.81};
   double dt = 1e-5;                     // s
   double contact_margin = -1;           // m; < 0: 0.2 x the largest radius
+  // m; < 0: the contact margin. Boundary elements are listed up to this gap from a particle, and a
+  // moving boundary may move (boundary_margin - contact_margin / 2) before the lists are rebuilt:
+  // a rotating drum or mill rebuilds less often with a larger one (more listed elements per particle).
+  double boundary_margin = -1;
   double max_speed = std::numeric_limits<double>::infinity();  // m/s; faster means divergence
   bool allow_unstable_dt = false;       // run even if dt exceeds the stable estimate
   bool allow_initial_overlap = false;   // accept overlaps above 10 % of the smaller radius at start

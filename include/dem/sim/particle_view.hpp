@@ -37,8 +37,6 @@ struct particle_view {
   std::uint32_t* material;            // a material_id, stored 32 bits wide (the pair loop gathers it)
   std::uint32_t* id;                  // stable particle id (order of creation)
   std::uint32_t* active;              // 0 once the particle has left the domain (32 bits: gathered too)
-  std::uint32_t* plane_touch;         // bit k: touching plane k at the last evaluation
-  std::uint32_t* plane_near;          // bit k: plane k within reach until the next contact-list build
   typename carry_of<Space>::type* carry;  // null where the coordinate policy has no carry
 };
 
@@ -106,8 +104,9 @@ struct rigid_view {
   const ShapeData* shapes;
 };
 
-// History of one pair of rigid bodies (or of a body and a plane): one slot per possible contact
-// point, and which slots were in contact at the last evaluation (only those are reset when they end).
+// History of one pair of rigid bodies (or of a body and a boundary element): one slot per possible
+// contact point, and which slots were in contact at the last evaluation (only those are reset when
+// they end).
 template <class History, int Slots>
 struct slot_histories {
   std::uint64_t touching;
@@ -122,15 +121,6 @@ DEM_HD inline int lowest_bit(std::uint64_t x) {
   return __builtin_ctzll(x);
 #endif
 }
-
-// An infinite plane; particles live on the side `normal` points to. The point is kept in double
-// so that positions far from the origin (coord::voxel) are measured against it exactly enough.
-template <class Real>
-struct plane {
-  vec3d point;
-  vec3<Real> normal;
-  material_id material;
-};
 
 // Per-contact results written by the pair kernel and gathered by the particle kernel. The torques
 // are interleaved, torque[2c] on A and torque[2c + 1] on B, so that an incident entry e (2c for A,

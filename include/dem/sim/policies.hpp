@@ -49,7 +49,7 @@ struct shape_types {
   static constexpr bool rigid = false;
   using data = char;  // spheres need no shape table
   using pair_history = History;
-  using plane_history = History;
+  using plane_history = sim::slot_histories<History, 1>;  // a boundary contact: its history and whether it touched
 };
 template <class Shape, class Real, class History>
 struct shape_types<Shape, Real, History, true> {
@@ -87,8 +87,8 @@ struct policies {
   using gather = dem::precision::gather_t<Precision>;  // per-particle force/torque sums
   using law = typename Force::template law<real>;
   using coord_space = typename detail::coord_space_of<Coord, real, dem::precision::position_t<Precision>>::type;
-  // Rigid (non-spherical) bodies: a shape table, and per pair of bodies (and per body and plane)
-  // one history slot per possible contact point.
+  // Rigid (non-spherical) bodies: a shape table, and per pair of bodies one history slot per
+  // possible contact point. Per (body, boundary element) pair: one slot per probe (spheres: one).
   static constexpr bool rigid = detail::shape_types<Shape, real, typename law::history>::rigid;
   using shape_data = typename detail::shape_types<Shape, real, typename law::history>::data;
   using pair_history = typename detail::shape_types<Shape, real, typename law::history>::pair_history;

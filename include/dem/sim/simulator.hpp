@@ -5,7 +5,7 @@
 //   step():  pre_force kernel (integrators that kick first)
 //            contact list rebuilt if any particle moved more than half the margin
 //            pair_force kernel      (one thread per listed pair, per-contact results)
-//            particle_update kernel (gather per particle, planes, gravity, post_force, checks)
+//            particle_update kernel (gather per particle, boundaries, gravity, post_force, checks)
 //
 // See docs/architecture.md for the data model and where later features plug in.
 #include <algorithm>
@@ -22,10 +22,14 @@
 #include <vector>
 
 #include "dem/backend/host.hpp"
+#include "dem/boundary/boundary_set.hpp"
+#include "dem/boundary/mesh.hpp"
 #include "dem/broad/uniform_grid.hpp"
 #include "dem/contact/contact_list.hpp"
 #include "dem/energy/ledger.hpp"
+#include "dem/energy/ledger_driver.hpp"
 #include "dem/io/snapshot.hpp"
+#include "dem/io/vtk.hpp"
 #include "dem/material/material.hpp"
 #include "dem/math/aabb.hpp"
 #include "dem/sample/particle_set.hpp"
@@ -33,6 +37,8 @@
 #include "dem/sim/policies.hpp"
 #include "dem/sim/rigid_kernels.hpp"
 #include "dem/sim/checkpoint.hpp"
+#include "dem/sim/contact_builder.hpp"
+#include "dem/sim/initial_overlaps.hpp"
 #include "dem/sim/config.hpp"
 #include "dem/sim/step_kernels.hpp"
 
@@ -51,7 +57,7 @@ class Simulator {
   static constexpr bool has_carry = sim::has_carry<coord_space>;
   using history = typename law::history;
   using pair_history = typename Policies::pair_history;    // = history for spheres
-  using plane_history = typename Policies::plane_history;  // = history for spheres
+  using plane_history = typename Policies::plane_history;  // per (particle, boundary element): a history per probe and their touching bits
   using shape_data = typename Policies::shape_data;
   using law_traits = force::law_traits<law>;
   // Rigid bodies always store their per-pair slot histories (they carry the touching slots).
@@ -68,6 +74,8 @@ class Simulator {
                                   str(cfg.domain.lo) + ", hi = " + str(cfg.domain.hi));
     if (!all_finite(cfg.gravity)) throw std::invalid_argument("dem: config.gravity is not finite: " + str(cfg.gravity));
     if (!(cfg.max_speed > 0)) throw std::invalid_argument("dem: config.max_speed must be > 0, got " + num(cfg.max_speed));
+    if (!(cfg.boundary_margin < 0 || cfg.boundary_margin > 0) || !std::isfinite(cfg.boundary_margin))
+      throw std::invalid_argument("dem: config.boundary_margin must be finite and > 0 (< 0: the contact margin), got " + num(cfg.boundary_margin));
     check_dt(cfg.dt);
     if (!(cfg.position_resolution >= 0) || !std::isfinite(cfg.position_resolution))
       throw std::invalid_argument("dem: config.position_resolution must be >= 0 and finite (0: no requirement), got " + num(cfg.position_resolution));
@@ -87,34 +95,154 @@ class Simulator {
   const material_table& materials() const { return materials_; }
   material_id add_material(const material& m) { dirty_params_ = true; prepared_ = false; return materials_.add(m); }
 
-  // An infinite plane through `point`; particles stay on the side `normal` points to.
-  std::uint32_t add_plane(const vec3d& point, const vec3d& normal, material_id mat) {
-    const double n = norm(normal);
-    if (!all_finite(point) || !(n > 0) || !std::isfinite(n))
+  // ---- boundaries (boundary/: docs/boundaries.md) ----------------------------------------------
+  // Each add_* returns the boundary's index (for motion and readouts); the geometry is given in
+  // world coordinates where the boundary is when added. `name` labels it in messages and output.
+
+  // An infinite plane through `point`; particles stay on the side `normal` points to (one-sided).
+  std::uint32_t add_plane(const vec3d& point, const vec3d& normal, material_id mat, const std::string& name = "") {
+    if (!all_finite(point) || !(norm(normal) > 0) || !std::isfinite(norm(normal)))
       throw std::invalid_argument("dem: plane point " + str(point) + " / normal " + str(normal) + " is not valid (finite point, non-zero normal)");
-    (void)materials_[mat];
-    if (planes_host_.size() >= 32)
-      throw std::invalid_argument("dem: add_plane: at most 32 planes per simulation (plane " + std::to_string(planes_host_.size()) +
-                                  " requested); use a triangle mesh boundary for more");
-    planes_host_.push_back({point, vec3<real>(normal / n), mat});
-    planes_.assign(planes_host_);
-    if constexpr (stores_history) {
-      wall_history_.resize(std::size_t(num_particles_) * planes_host_.size());
-      wall_history_.fill(plane_history{});  // plane count changed: history with planes restarts
+    check_boundary_material(mat, "plane");
+    const vec3d n = normal / norm(normal);
+    bool below = false, above = false;  // does it cut (or touch) the domain?
+    for (int c = 0; c < 8; ++c) {
+      const double h = dot(corner(c) - point, n);
+      below |= h <= 0;
+      above |= h >= 0;
     }
-    plane_touch_.fill(0);
-    contacts_valid_ = false;  // the planes within each particle's reach are found at the rebuild
-    return static_cast<std::uint32_t>(planes_host_.size() - 1);
+    if (!(below && above))
+      throw std::invalid_argument("dem: plane through " + str(point) + " with normal " + str(normal) + " lies entirely outside the domain " +
+                                  str(cfg_.domain.lo) + " .. " + str(cfg_.domain.hi));
+    return added(walls_.add_plane(point, normal, mat, name));
   }
 
-  // The six inward-facing planes of an axis-aligned box.
-  void add_box(const aabb& box, material_id mat) {
-    add_plane(box.lo, {1, 0, 0}, mat);
-    add_plane(box.lo, {0, 1, 0}, mat);
-    add_plane(box.lo, {0, 0, 1}, mat);
-    add_plane(box.hi, {-1, 0, 0}, mat);
-    add_plane(box.hi, {0, -1, 0}, mat);
-    add_plane(box.hi, {0, 0, -1}, mat);
+  // The six inward-facing planes of an axis-aligned box; returns the first one's index.
+  std::uint32_t add_box(const aabb& box, material_id mat) {
+    const std::uint32_t first = add_plane(box.lo, {1, 0, 0}, mat, "box -x");
+    add_plane(box.lo, {0, 1, 0}, mat, "box -y");
+    add_plane(box.lo, {0, 0, 1}, mat, "box -z");
+    add_plane(box.hi, {-1, 0, 0}, mat, "box +x");
+    add_plane(box.hi, {0, -1, 0}, mat, "box +y");
+    add_plane(box.hi, {0, 0, -1}, mat, "box +z");
+    return first;
+  }
+
+  // A rectangle (two-sided): centre, normal, an in-plane direction `axis` and the half extents along
+  // it and along normal x axis.
+  std::uint32_t add_plate(const vec3d& centre, const vec3d& normal, const vec3d& axis, double half_length, double half_width, material_id mat,
+                          const std::string& name = "") {
+    check_vector(centre, "plate centre", false);
+    check_vector(normal, "plate normal", true);
+    check_vector(axis, "plate axis", true);
+    if (norm(cross(normal, axis)) < 1e-9 * norm(normal) * norm(axis))
+      throw std::invalid_argument("dem: plate axis " + str(axis) + " is parallel to its normal " + str(normal));
+    check_length(half_length, "plate half_length");
+    check_length(half_width, "plate half_width");
+    check_boundary_material(mat, "plate");
+    const double reach = std::hypot(half_length, half_width);
+    check_inside(centre - vec3d{reach, reach, reach}, centre + vec3d{reach, reach, reach}, "plate");
+    return added(walls_.add_plate(centre, normal, axis, half_length, half_width, mat, name));
+  }
+
+  // A disc (two-sided) of `radius`, or an annulus with an `inner_radius` > 0 (an orifice).
+  std::uint32_t add_disc(const vec3d& centre, const vec3d& normal, double radius, material_id mat, double inner_radius = 0,
+                         const std::string& name = "") {
+    check_vector(centre, "disc centre", false);
+    check_vector(normal, "disc normal", true);
+    check_length(radius, "disc radius");
+    if (!(inner_radius >= 0 && inner_radius < radius))
+      throw std::invalid_argument("dem: disc inner_radius is " + num(inner_radius) + ", but it must be in [0, radius = " + num(radius) + ")");
+    check_boundary_material(mat, "disc");
+    check_inside(centre - vec3d{radius, radius, radius}, centre + vec3d{radius, radius, radius}, "disc");
+    return added(walls_.add_disc(centre, normal, radius, inner_radius, mat, name));
+  }
+
+  // A cylinder (top_radius < 0 or = radius; finite or infinite length) or a cone/frustum (add_cone):
+  // see boundary::axisymmetric.
+  std::uint32_t add_cylinder(const boundary::axisymmetric& c, material_id mat, const std::string& name = "") {
+    return add_axisymmetric(c, !(c.top_radius < 0 || c.top_radius == c.radius), mat, name);
+  }
+  std::uint32_t add_cone(const boundary::axisymmetric& c, material_id mat, const std::string& name = "") {
+    return add_axisymmetric(c, true, mat, name);
+  }
+
+  // A triangle mesh (two-sided), from vertices and triangles or from an OBJ or STL file. The mesh is
+  // checked (boundary/mesh.hpp): degenerate triangles and non-finite vertices are refused,
+  // duplicates removed; what was healed is written to the log.
+  std::uint32_t add_mesh(const boundary::triangle_mesh& m, material_id mat, const std::string& name = "") {
+    check_boundary_material(mat, "mesh");
+    if (!m.vertices.empty()) {
+      vec3d lo = m.vertices[0], hi = lo;
+      for (const vec3d& v : m.vertices) {
+        lo = min(lo, v);
+        hi = max(hi, v);
+      }
+      if (all_finite(lo) && all_finite(hi)) check_inside(lo, hi, "mesh '" + (name.empty() ? m.name : name) + "'");
+    }
+    const std::uint32_t b = walls_.add_mesh(m, mat, name);
+    const boundary::description& d = walls_[b];
+    if (log_ && (d.mesh->duplicates_removed || d.mesh->non_manifold_edges)) *log_ << "dem: " << d.mesh->report() << "\n";
+    return added(b);
+  }
+  std::uint32_t add_mesh(const std::string& path, material_id mat, const std::string& name = "") {
+    return add_mesh(boundary::read_triangle_mesh(path), mat, name);
+  }
+
+  // How boundary b moves from now on: boundary::fixed, constant_velocity, vibration, servo, or a
+  // user motion (any type with `rigid_motion operator()(double t) const`).
+  template <class M>
+  void set_motion(std::uint32_t b, const M& motion) {
+    walls_.set_motion(b, motion, time_);
+  }
+
+  std::uint32_t num_boundaries() const { return walls_.size(); }
+  const boundary::description& boundary(std::uint32_t b) const { return walls_[b]; }
+  // The particles' load on boundary b at the last force evaluation: the force, and the torque
+  // about `about` (world), summed in a fixed order (the same bits for any thread count).
+  boundary::load boundary_load(std::uint32_t b, const vec3d& about = {0, 0, 0}) {
+    prepare();
+    return walls_.load_on(backend_, b, about);
+  }
+  vec3d boundary_force(std::uint32_t b) { return boundary_load(b).force; }
+  vec3d boundary_torque(std::uint32_t b, const vec3d& about) { return boundary_load(b, about).torque; }
+  // The power boundary b delivers to the particles (W): -(F . v + T . omega) with the particles'
+  // load F, T about the boundary's frame origin moving at v (a mill's power draw).
+  double boundary_power(std::uint32_t b) {
+    const boundary::frame<real>& f = walls_.frame_host(b);
+    const boundary::load l = boundary_load(b, f.origin);
+    return -(dot(l.force, vec3d(f.velocity)) + dot(l.torque, vec3d(f.omega)));
+  }
+  // The force on each element of boundary b (a mesh: on each triangle, in the mesh's order).
+  std::vector<vec3d> boundary_element_forces(std::uint32_t b) {
+    prepare();
+    return walls_.element_forces(b);
+  }
+  // Boundary b's servo state (travel, velocity, the load it saw).
+  const boundary::servo_state& servo_state(std::uint32_t b) const { return walls_.servo_of(b); }
+  // Every boundary where it is now, as triangles, with per-triangle boundary and element indices.
+  boundary::surface_triangles boundary_surface() const {
+    boundary::surface_triangles out;
+    for (std::uint32_t b = 0; b < walls_.size(); ++b) walls_.append_surface(b, cfg_.domain, out);
+    return out;
+  }
+  // The same for output (io::vtk_series::write(snapshot, &surface)): each mesh triangle carries the
+  // force on it at the last evaluation (analytic boundaries' tessellations carry zero).
+  io::surface boundary_output() {
+    const boundary::surface_triangles t = boundary_surface();
+    io::surface s;
+    s.time = time_;
+    s.points = t.points;
+    s.triangles = t.triangles;
+    s.boundary = t.boundary;
+    s.element = t.element;
+    s.force.assign(t.triangles.size(), vec3d{0, 0, 0});
+    std::vector<std::vector<vec3d>> per(walls_.size());
+    for (std::uint32_t b = 0; b < walls_.size(); ++b)
+      if (walls_[b].kind == "mesh") per[b] = boundary_element_forces(b);
+    for (std::size_t k = 0; k < t.triangles.size(); ++k)
+      if (!per[t.boundary[k]].empty()) s.force[k] = per[t.boundary[k]][t.element[k]];
+    return s;
   }
 
   // Adds particles of one material; returns the id of the first (ids are consecutive).
@@ -145,6 +273,8 @@ class Simulator {
       const vec3d v = set.velocities.empty() ? vec3d{0, 0, 0} : set.velocities[k];
       if (!all_finite(v)) throw std::invalid_argument("dem: velocity of " + who + " is not finite: " + str(v));
       const material& m = materials_[mats[k]];
+      if (m.rigid)
+        throw std::invalid_argument("dem: " + who + " has material '" + m.name + "', which is rigid: rigid materials are for boundaries");
       const double mass = Policies::shape::mass(r, m.density);
       append(h, first + static_cast<std::uint32_t>(k), x, v, r, mass, Policies::shape::inertia(r, mass), mats[k]);
     }
@@ -185,6 +315,7 @@ class Simulator {
       throw std::invalid_argument("dem: add_bodies: too many bodies (" + std::to_string(num_particles_ + n) + "; at most " +
                                   std::to_string(max_particles) + ")");
     const material& m = materials_[mat];
+    if (m.rigid) throw std::invalid_argument("dem: add_bodies: material '" + m.name + "' is rigid: rigid materials are for boundaries");
     const double mass = shape_volume_[shape] * m.density;
     const vec3d inertia = shape_inertia_[shape] * m.density;
     host_state h = pull();
@@ -390,9 +521,9 @@ class Simulator {
       if (num_contacts_)
         e += backend_.reduce_sum(num_contacts_, sim::pair_elastic_energy_of<Policies>{view(), coord_, pair_a_.data(), pair_b_.data(),
                                                                                      history_ptr(history_), params_.data(), num_materials()});
-      if (num_particles_ && !planes_host_.empty())
-        e += backend_.reduce_sum(num_particles_, sim::plane_elastic_energy_of<Policies>{view(), coord_, planes_.data(), num_planes(),
-                                                                                       history_ptr(wall_history_), params_.data(), num_materials()});
+      if (num_particles_ && walls_.num_entries())
+        e += backend_.reduce_sum(num_particles_, sim::wall_elastic_energy_of<Policies>{view(), coord_, walls_.view(), walls_.walls(), params_.data(),
+                                                                                      num_materials()});
       return e;
     } else {
       return 0.0;
@@ -400,13 +531,21 @@ class Simulator {
   }
 
   // Bytes held in backend memory per particle (state arrays, without wall history) and per listed
-  // contact, for the memory tables; wall_history_bytes_per_particle() adds the (particle, plane) history.
-  std::size_t wall_history_bytes_per_particle() const { return stores_history ? planes_host_.size() * sizeof(plane_history) : 0; }
+  // contact, for the memory tables; bytes_per_wall_entry() per listed (particle, boundary element).
+  static constexpr std::size_t bytes_per_wall_entry() {
+    return 2 * sizeof(std::uint32_t) + 2 * sizeof(plane_history) + sizeof(std::uint64_t) * 2 + 3 * sizeof(std::uint32_t) +
+           sizeof(boundary::report<real>) * boundary::probes_of<Policies>::slots + 2 * sizeof(vec3<real>);
+  }
+  std::uint32_t num_wall_entries() const { return walls_.num_entries(); }
+  // The wall list's bytes per particle (its entries at the last build).
+  double wall_history_bytes_per_particle() const {
+    return num_particles_ ? static_cast<double>(walls_.num_entries()) * bytes_per_wall_entry() / num_particles_ : 0.0;
+  }
   // The position (coordinate and precision policies) counts twice (now and at the last rebuild),
   // plus coord::voxel's rounding carry.
   static constexpr std::size_t bytes_per_particle() {
     return 2 * sizeof(position_type) + (has_carry ? sizeof(carry_type) : 0) + 4 * sizeof(vec3<real>) + 3 * sizeof(real) +
-           5 * sizeof(std::uint32_t) +  // material and active (32 bits wide), id, plane_touch, plane_near
+           4 * sizeof(std::uint32_t) +  // material and active (32 bits wide), id, the wall list's offset
            (law_traits::has_owner_wildcards ? sizeof(owner_wildcards_type) : 0) +
            (law_traits::has_geometry_wildcards ? sizeof(geometry_wildcards_type) : 0) +
            (Policies::rigid ? sizeof(quat<real>) + sizeof(vec3<real>) + sizeof(std::uint32_t) : 0);  // orientation, inertia, shape
@@ -477,6 +616,12 @@ class Simulator {
  private:
   template <class>
   friend struct sim::state_io;
+  template <class>
+  friend struct sim::initial_overlaps;
+  template <class>
+  friend struct energy::ledger_driver;
+  template <class>
+  friend struct sim::contact_builder;
   struct host_state {
     std::vector<position_type> pos;
     std::vector<position_type> pos_ref;  // position at the last contact-list build (the skin budget used)
@@ -486,8 +631,6 @@ class Simulator {
     std::vector<std::uint32_t> material;  // material_id values
     std::vector<std::uint32_t> id;
     std::vector<std::uint32_t> active;
-    std::vector<std::uint32_t> plane_touch;
-    std::vector<plane_history> wall_history;
     std::vector<quat<real>> orientation;  // rigid bodies
     std::vector<vec3<real>> inertia;
     std::vector<std::uint32_t> shape;
@@ -510,8 +653,6 @@ class Simulator {
     material_.copy_to(h.material);
     id_.copy_to(h.id);
     active_.copy_to(h.active);
-    plane_touch_.copy_to(h.plane_touch);
-    wall_history_.copy_to(h.wall_history);
     orientation_.copy_to(h.orientation);
     inertia_.copy_to(h.inertia);
     shape_.copy_to(h.shape);
@@ -534,8 +675,6 @@ class Simulator {
     material_.assign(h.material);
     id_.assign(h.id);
     active_.assign(h.active);
-    plane_touch_.assign(h.plane_touch);
-    wall_history_.assign(h.wall_history);
     orientation_.assign(h.orientation);
     inertia_.assign(h.inertia);
     shape_.assign(h.shape);
@@ -559,11 +698,66 @@ class Simulator {
     h.material.push_back(mat);
     h.id.push_back(id);
     h.active.push_back(1);
-    h.plane_touch.push_back(0);
-    if constexpr (stores_history) h.wall_history.resize(h.wall_history.size() + planes_host_.size(), plane_history{});
     if constexpr (law_traits::has_owner_wildcards) h.owner_wc.push_back(owner_wildcards_type{});
     if constexpr (law_traits::has_geometry_wildcards) h.geometry_wc.push_back(geometry_wildcards_type{});
     r_max_ = std::max(r_max_, radius);
+  }
+
+  std::uint32_t add_axisymmetric(const boundary::axisymmetric& c, bool cone, material_id mat, const std::string& name) {
+    const char* kind = cone ? "cone" : "cylinder";
+    check_vector(c.base, cone ? "cone base" : "cylinder base", false);
+    check_vector(c.axis, cone ? "cone axis" : "cylinder axis", true);
+    if (!(c.length > 0)) throw std::invalid_argument(std::string("dem: ") + kind + " length is " + num(c.length) + ", but it must be > 0 (infinity: unbounded)");
+    if (cone) {
+      if (!(c.radius >= 0) || !(c.top_radius >= 0) || !std::isfinite(c.radius) || !std::isfinite(c.top_radius) || !(c.radius + c.top_radius > 0))
+        throw std::invalid_argument("dem: cone radii are " + num(c.radius) + " and " + num(c.top_radius) + ", but they must be >= 0, finite and not both 0");
+      if (!std::isfinite(c.length)) throw std::invalid_argument("dem: a cone must have a finite length, got " + num(c.length));
+    } else {
+      check_length(c.radius, "cylinder radius");
+    }
+    check_boundary_material(mat, kind);
+    const double r = std::max(c.radius, cone ? c.top_radius : 0.0);
+    const vec3d u = c.axis / norm(c.axis);
+    if (std::isfinite(c.length)) {
+      const vec3d top = c.base + u * c.length;
+      check_inside(min(c.base, top) - vec3d{r, r, r}, max(c.base, top) + vec3d{r, r, r}, kind);
+    }
+    boundary::axisymmetric k = c;
+    if (!cone) k.top_radius = -1;
+    return added(walls_.add_axisymmetric(k, mat, name, cfg_.domain));
+  }
+
+  // ---- checks of boundary input ------------------------------------------------------------------
+  std::uint32_t added(std::uint32_t b) {
+    contacts_valid_ = false;  // the new elements are listed at the next build
+    prepared_ = false;
+    return b;
+  }
+  vec3d corner(int c) const {
+    const aabb& d = cfg_.domain;
+    return {(c & 1) ? d.hi.x : d.lo.x, (c & 2) ? d.hi.y : d.lo.y, (c & 4) ? d.hi.z : d.lo.z};
+  }
+  static vec3d min(const vec3d& a, const vec3d& b) { return {std::min(a.x, b.x), std::min(a.y, b.y), std::min(a.z, b.z)}; }
+  static vec3d max(const vec3d& a, const vec3d& b) { return {std::max(a.x, b.x), std::max(a.y, b.y), std::max(a.z, b.z)}; }
+  void check_vector(const vec3d& v, const char* what, bool nonzero) const {
+    if (!all_finite(v) || (nonzero && !(norm(v) > 0)))
+      throw std::invalid_argument(std::string("dem: ") + what + " is " + str(v) + ", but it must be finite" + (nonzero ? " and non-zero" : ""));
+  }
+  static void check_length(double v, const char* what) {
+    if (!(v > 0) || !std::isfinite(v)) throw std::invalid_argument(std::string("dem: ") + what + " is " + num(v) + ", but it must be > 0 and finite");
+  }
+  void check_inside(const vec3d& lo, const vec3d& hi, const std::string& what) const {
+    const aabb& d = cfg_.domain;
+    if (hi.x < d.lo.x || hi.y < d.lo.y || hi.z < d.lo.z || lo.x > d.hi.x || lo.y > d.hi.y || lo.z > d.hi.z)
+      throw std::invalid_argument("dem: " + what + " (extent " + str(lo) + " .. " + str(hi) + ") lies entirely outside the domain " + str(d.lo) +
+                                  " .. " + str(d.hi));
+  }
+  void check_boundary_material(material_id mat, const char* kind) const {
+    (void)materials_[mat];
+    if constexpr (!boundary::has_wall_probes<Policies>)
+      if (std::string(kind) != "plane")
+        throw std::invalid_argument(std::string("dem: a ") + kind + " boundary: " + Policies::shape::name +
+                                    " bodies meet planes only so far (their narrow phase against other boundary kinds is not written yet)");
   }
 
   sim::rigid_view<real, shape_data> rigid() {
@@ -627,12 +821,14 @@ class Simulator {
 
   sim::particle_view<coord_space> view() {
     return {pos_.data(), pos_ref_.data(), vel_.data(), omega_.data(), force_.data(), torque_.data(), radius_.data(),
-            inv_mass_.data(), inv_inertia_.data(), material_.data(), id_.data(), active_.data(), plane_touch_.data(), plane_near_.data(),
+            inv_mass_.data(), inv_inertia_.data(), material_.data(), id_.data(), active_.data(),
             has_carry ? carry_.data() : nullptr};
   }
   sim::contact_results<real> results() { return {cforce_.data(), ctorque_.data()}; }
   std::uint32_t num_materials() const { return static_cast<std::uint32_t>(materials_.size()); }
-  std::uint32_t num_planes() const { return static_cast<std::uint32_t>(planes_host_.size()); }
+  // Wall entries are listed up to this gap; boundaries may move boundary_budget() between builds.
+  double boundary_margin() const { return cfg_.boundary_margin > 0 ? std::max(cfg_.boundary_margin, margin()) : margin(); }
+  double boundary_budget() const { return boundary_margin() - 0.5 * margin(); }
   double margin() const { return cfg_.contact_margin >= 0 ? cfg_.contact_margin : 0.2 * r_max_; }
 
   void check_dt(double dt) const {
@@ -707,13 +903,26 @@ class Simulator {
     else
       moved2 = backend_.reduce_max(num_particles_, sim::displacement2<coord_space>{view(), coord_});
     const double half = 0.5 * margin();
-    if (!contacts_valid_ || moved2 > half * half) rebuild_contacts();
+    // Moving boundaries go where they are at the end of the step, where the forces are evaluated;
+    // a boundary that used up its share of the margin asks for a rebuild as a particle does.
+    const bool boundaries_moved = move_boundaries(time_ + cfg_.dt, cfg_.dt);
+    if (!contacts_valid_ || moved2 > half * half || (boundaries_moved && walls_.moved_since_build(cfg_.domain) > boundary_budget()))
+      rebuild_contacts();
     if constexpr (ledger_supported)
       if (ledger_on_) ledger_step(dt);
     evaluate_forces(true);
     ++steps_;
     time_ += cfg_.dt;
     check_status();
+  }
+
+  // Places every moving boundary at time t; servos advance by dt from the load they saw at the last
+  // evaluation (the reaction along their direction).
+  bool move_boundaries(double t, double dt) {
+    if (walls_.empty()) return false;
+    return walls_.move(t, dt, [&](std::uint32_t b, const vec3d& direction) {
+      return -dot(walls_.load_on(backend_, b, vec3d{0, 0, 0}).force, direction);
+    });
   }
 
   // With integrate = false (forces of the initial state) the laws see dt = 0, so history such as
@@ -736,7 +945,7 @@ class Simulator {
                            ? static_cast<real>(vmax * vmax) : std::numeric_limits<real>::max();
     backend_.for_each(num_particles_, sim::particle_update_kernel<Policies>{
                                           view(), coord_, incident_offset_.data(), incident_entry_.data(), results(),
-                                          planes_.data(), num_planes(), history_ptr(wall_history_), params_.data(), num_materials(),
+                                          walls_.view(), walls_.walls(), params_.data(), num_materials(),
                                           wildcards_view(), rigid(), vec3<real>(cfg_.gravity), dt, t, vmax2, integrate,
                                           !separate_integration, status_.data()});
     if constexpr (separate_integration) {
@@ -775,147 +984,15 @@ class Simulator {
     }
   }
 
-  void check_initial_overlaps() {
-    if constexpr (Policies::rigid) {
-      check_initial_overlaps_rigid();
-      return;
-    }
-    const host_state h = pull();
-    std::vector<std::uint32_t> a, b;
-    pair_a_.copy_to(a);
-    pair_b_.copy_to(b);
-    for (std::size_t c = 0; c < num_contacts_; ++c) {
-      const vec3<real> d = coord_space::difference(coord_, h.pos[a[c]], h.pos[b[c]]);
-      const double overlap = double(h.radius[a[c]]) + double(h.radius[b[c]]) - norm(vec3d(d));
-      const double limit = 0.1 * std::min<double>(h.radius[a[c]], h.radius[b[c]]);
-      if (overlap > limit) {
-        std::ostringstream m;
-        m << "dem: particles " << h.id[a[c]] << " and " << h.id[b[c]] << " overlap by " << overlap
-          << " m at the start, more than 10 % of the smaller radius (" << limit
-          << " m); move them apart or set config.allow_initial_overlap = true";
-        throw std::invalid_argument(m.str());
-      }
-    }
-    for (std::size_t i = 0; i < num_particles_; ++i)
-      for (std::size_t k = 0; k < planes_host_.size(); ++k) {
-        const vec3d x = coord_space::to_world(coord_, h.pos[i]);
-        const double dist = dot(x - planes_host_[k].point, vec3d(planes_host_[k].normal));
-        const double overlap = double(h.radius[i]) - dist;
-        if (overlap > 0.1 * double(h.radius[i])) {
-          std::ostringstream m;
-          m << "dem: particle " << h.id[i] << " overlaps plane " << k << " by " << overlap
-            << " m at the start, more than 10 % of its radius; move it or set config.allow_initial_overlap = true";
-          throw std::invalid_argument(m.str());
-        }
-      }
-  }
+  void check_initial_overlaps() { sim::initial_overlaps<Simulator>::check(*this); }
 
-  // Rigid bodies: the shapes' own narrow phase on the host, against 10 % of the smaller contact radius.
-  void check_initial_overlaps_rigid() {
-    const host_state h = pull();
-    std::vector<std::uint32_t> a, b;
-    pair_a_.copy_to(a);
-    pair_b_.copy_to(b);
-    auto refuse = [&](const std::string& what, double overlap, double limit) {
-      std::ostringstream m;
-      m << "dem: " << what << " overlap by " << overlap << " m at the start, more than 10 % of the smaller contact radius (" << limit
-        << " m); move them apart or set config.allow_initial_overlap = true";
-      throw std::invalid_argument(m.str());
-    };
-    for (std::size_t c = 0; c < num_contacts_; ++c) {
-      const std::uint32_t i = a[c], j = b[c];
-      const double limit = 0.1 * std::min(shape_contact_radius_[h.shape[i]], shape_contact_radius_[h.shape[j]]);
-      double worst = 0;
-      Policies::shape::collide(shapes_host_[h.shape[i]], h.orientation[i], shapes_host_[h.shape[j]], h.orientation[j],
-                               coord_space::difference(coord_, h.pos[i], h.pos[j]), real(0),
-                               [&](int, const shape::rigid_contact<real>& g) { worst = std::max(worst, double(g.overlap)); });
-      if (worst > limit) refuse("bodies " + std::to_string(h.id[i]) + " and " + std::to_string(h.id[j]), worst, limit);
-    }
-    for (std::size_t i = 0; i < num_particles_; ++i)
-      for (std::size_t k = 0; k < planes_host_.size(); ++k) {
-        double worst = 0;
-        Policies::shape::collide_plane(shapes_host_[h.shape[i]], h.orientation[i], coord_space::relative_to(coord_, h.pos[i], planes_host_[k].point),
-                                       planes_host_[k].normal, real(0),
-                                       [&](int, const shape::rigid_contact<real>& g) { worst = std::max(worst, double(g.overlap)); });
-        if (worst > 0.1 * shape_contact_radius_[h.shape[i]])
-          refuse("body " + std::to_string(h.id[i]) + " and plane " + std::to_string(k), worst, 0.1 * shape_contact_radius_[h.shape[i]]);
-      }
-  }
-
-  // ---- energy ledger internals ------------------------------------------------------------------
+  // ---- the energy ledger (energy/ledger_driver.hpp) ----------------------------------------------
   void ledger_state_now(double& kinetic, double& potential, double& elastic, double& shadow) {
-    kinetic = kinetic_energy();
-    potential = potential_energy();
-    elastic = elastic_energy();
-    shadow = num_particles_ ? backend_.reduce_sum(num_particles_, energy::shadow_energy_of<Policies>{view(), cfg_.dt}) : 0.0;
+    energy::ledger_driver<Simulator>::state_now(*this, kinetic, potential, elastic, shadow);
   }
-  // The ledger's records for the current state (forces without advancing history: dt = 0), and
-  // its start values.
-  void prime_ledger() {
-    ledger_.listed = num_contacts_;
-    ledger_.records.resize(num_contacts_);
-    ledger_.key.resize(num_contacts_);
-    ledger_.index.resize(num_contacts_);
-    if (num_contacts_) {
-      backend_.for_each(num_contacts_, contact::carry_history_kernel<energy::contact_record<real>>{
-                                           pair_a_.data(), pair_b_.data(), id_.data(), nullptr, nullptr, nullptr, 0, ledger_.key.data(),
-                                           ledger_.index.data(), ledger_.records.data()});
-      backend_.sort_pairs(ledger_.key, ledger_.index, num_contacts_);
-    }
-    ledger_.plane_records.resize(std::size_t(num_particles_) * num_planes());
-    ledger_.plane_records.fill(energy::contact_record<real>{});
-    run_ledger_kernels(real(0));
-    ledger_totals_ = {};
-    ledger_state_now(ledger_totals_.kinetic_start, ledger_totals_.potential_start, ledger_totals_.elastic_start, ledger_totals_.shadow_start);
-    ledger_primed_ = true;
-  }
-  void run_ledger_kernels(real dt) {
-    const real t = static_cast<real>(time_);
-    ledger_.pair_out.resize(num_contacts_);
-    ledger_.particle_out.resize(num_particles_);
-    if (num_contacts_)
-      backend_.for_each(num_contacts_, energy::ledger_pair_kernel<Policies>{view(), coord_, pair_a_.data(), pair_b_.data(), history_ptr(history_),
-                                                                            params_.data(), num_materials(), wildcards_view(),
-                                                                            ledger_.records.data(), ledger_.pair_out.data(), dt, t});
-    if (num_particles_)
-      backend_.for_each(num_particles_, energy::ledger_particle_kernel<Policies>{
-                                            view(), coord_, planes_.data(), num_planes(), history_ptr(wall_history_), params_.data(),
-                                            num_materials(), wildcards_view(), vec3<real>(cfg_.gravity), ledger_.plane_records.data(),
-                                            ledger_.particle_out.data(), dt, t});
-  }
-  // One step's dissipation, before its force evaluation (same inputs).
-  void ledger_step(real dt) {
-    run_ledger_kernels(dt);
-    energy::ledger& l = ledger_totals_;
-    const energy::step_energy* pe = ledger_.pair_out.data();
-    const energy::step_energy* qe = ledger_.particle_out.data();
-    const index_t nc = num_contacts_, n = num_particles_;
-    auto both = [&](auto field) { return (nc ? backend_.reduce_sum(nc, decltype(field){pe}) : 0.0) + (n ? backend_.reduce_sum(n, decltype(field){qe}) : 0.0); };
-    l.normal_damping += both(energy::field_of<0>{});
-    l.tangential += both(energy::field_of<1>{});
-    l.rolling += both(energy::field_of<2>{});
-    l.twisting += both(energy::field_of<3>{});
-    l.other += both(energy::field_of<4>{});
-    if (n) l.gravity_work += backend_.reduce_sum(n, energy::field_of<5>{qe});
-    ++l.steps;
-  }
-  // After a rebuild: each listed pair's record from the previous list, by its id key.
-  void carry_ledger_records() {
-    ledger_.records.swap(ledger_.old_records);
-    ledger_.key.swap(ledger_.old_key);
-    ledger_.index.swap(ledger_.old_index);
-    ledger_.records.resize(num_contacts_);
-    ledger_.key.resize(num_contacts_);
-    ledger_.index.resize(num_contacts_);
-    if (num_contacts_) {
-      backend_.for_each(num_contacts_, contact::carry_history_kernel<energy::contact_record<real>>{
-                                           pair_a_.data(), pair_b_.data(), id_.data(), ledger_.old_key.data(), ledger_.old_index.data(),
-                                           ledger_.old_records.data(), ledger_.listed, ledger_.key.data(), ledger_.index.data(),
-                                           ledger_.records.data()});
-      backend_.sort_pairs(ledger_.key, ledger_.index, num_contacts_);
-    }
-    ledger_.listed = num_contacts_;
-  }
+  void prime_ledger() { energy::ledger_driver<Simulator>::prime(*this); }
+  void ledger_step(real dt) { energy::ledger_driver<Simulator>::step(*this, dt); }
+  void carry_ledger_records() { energy::ledger_driver<Simulator>::carry(*this); }
 
   // Sorts particles by cell, rebuilds the contact list and carries history over. A buffer that
   // cannot grow is reported with what it was growing for.
@@ -932,134 +1009,7 @@ class Simulator {
       throw allocation_error(context() + ": out of memory");
     }
   }
-  void rebuild_contacts_now() {
-    const std::uint32_t n = num_particles_;
-    const double detect = margin() + max_range_;  // pairs are listed up to this gap
-    const double cell = 2.0 * r_max_ + detect;
-    broad::grid g;
-    g.inv_cell = 1.0 / cell;
-    const vec3d ext = cfg_.domain.extent();
-    double cells = 1;
-    for (int k = 0; k < 3; ++k) {
-      const double d = std::max(1.0, std::ceil(ext[k] / cell));
-      if (d > 4.0e9) throw std::invalid_argument("dem: domain extent " + num(ext[k]) + " m on axis " + std::to_string(k) + " is over 4e9 contact cells of " + num(cell) + " m");
-      g.dims[k] = static_cast<std::uint32_t>(d);
-      cells *= d;
-    }
-    if (cells > 1.8e19) throw std::invalid_argument("dem: the domain holds " + num(cells) + " contact cells, more than a 64-bit key can index");
-
-    // 1. Sort particles by cell and reorder every per-particle array.
-    cell_key_.resize(n);
-    perm_.resize(n);
-    backend_.for_each(n, broad::cell_key_kernel<coord_space>{coord_, g, pos_.data(), active_.data(), cell_key_.data(), perm_.data()});
-    backend_.sort_pairs(cell_key_, perm_, n);
-    permute(pos_);
-    if constexpr (has_carry) permute(carry_);
-    permute(vel_);
-    permute(omega_);
-    permute(force_);
-    permute(torque_);
-    permute(radius_);
-    permute(inv_mass_);
-    permute(inv_inertia_);
-    permute(material_);
-    permute(id_);
-    permute(active_);
-    permute(plane_touch_);
-    if (stores_history && num_planes()) permute(wall_history_, num_planes());
-    if constexpr (ledger_supported)
-      if (ledger_primed_ && num_planes()) permute(ledger_.plane_records, num_planes());
-    if constexpr (Policies::rigid) {
-      permute(orientation_);
-      permute(inertia_);
-      permute(shape_);
-    }
-    if constexpr (law_traits::has_owner_wildcards) permute(owner_wc_);
-    if constexpr (law_traits::has_geometry_wildcards) permute(geometry_wc_);
-    const std::uint32_t n_active = num_particles_ - read_status()[sim::lost_count];
-
-    // 2. Compact occupied cells.
-    head_.resize(n);
-    slot_.resize(n);
-    backend_.for_each(n, broad::cell_head_kernel{cell_key_.data(), head_.data()});
-    backend_.for_each(n, sim::copy_kernel<std::uint32_t>{head_.data(), slot_.data()});
-    const auto num_cells = static_cast<std::uint32_t>(backend_.exclusive_scan(slot_, n));
-    cell_keys_.resize(num_cells + 1);
-    cell_start_.resize(num_cells + 1);
-    backend_.for_each(n, broad::cell_compact_kernel{cell_key_.data(), head_.data(), slot_.data(), cell_keys_.data(), cell_start_.data()});
-    backend_.for_each(1, contact::store_kernel<std::uint32_t>{cell_start_.data() + num_cells, n_active});
-    row_first_.resize(9 * std::size_t(num_cells));
-    backend_.for_each(num_cells, broad::cell_rows_kernel{g, cell_keys_.data(), num_cells, row_first_.data()});
-
-    // 3. Count, scan and fill the candidate pairs.
-    pair_count_.resize(n + 1);
-    const real m = static_cast<real>(detect);
-    backend_.for_each(n_active, contact::pair_search_kernel<coord_space, false>{coord_, g, pos_.data(), radius_.data(), id_.data(),
-                                                                                cell_keys_.data(), cell_start_.data(), row_first_.data(),
-                                                                                head_.data(), slot_.data(), num_cells, m,
-                                                                                pair_count_.data(), nullptr, nullptr});
-    if (n_active < n + 1) backend_.for_each(n + 1 - n_active, sim::zero_kernel{pair_count_.data() + n_active});
-    const std::uint64_t total = backend_.exclusive_scan(pair_count_, n + 1);
-    if (total >= std::numeric_limits<std::uint32_t>::max() / 2)
-      throw std::runtime_error("dem: the contact list would hold " + std::to_string(total) + " pairs, more than 2^31; reduce config.contact_margin or the particle count");
-    const auto nc = static_cast<std::uint32_t>(total);
-    pair_a_.resize(nc);
-    pair_b_.resize(nc);
-    if (nc)
-      backend_.for_each(n_active, contact::pair_search_kernel<coord_space, true>{coord_, g, pos_.data(), radius_.data(), id_.data(),
-                                                                                 cell_keys_.data(), cell_start_.data(), row_first_.data(),
-                                                                                 head_.data(), slot_.data(), num_cells, m,
-                                                                                 pair_count_.data(), pair_a_.data(), pair_b_.data()});
-
-    // 4. Carry history over from the previous list by pair key; keep the new keys sorted.
-    if constexpr (stores_history) {
-      history_.swap(old_history_);
-      contact_key_.swap(old_contact_key_);
-      contact_index_.swap(old_contact_index_);
-      history_.resize(nc);
-      contact_key_.resize(nc);
-      contact_index_.resize(nc);
-      if (nc)
-        backend_.for_each(nc, contact::carry_history_kernel<pair_history>{pair_a_.data(), pair_b_.data(), id_.data(), old_contact_key_.data(),
-                                                                      old_contact_index_.data(), old_history_.data(), old_contacts_,
-                                                                      contact_key_.data(), contact_index_.data(), history_.data()});
-      if (nc) backend_.sort_pairs(contact_key_, contact_index_, nc);
-      old_contacts_ = nc;
-    }
-    if constexpr (law_traits::writes_owner_wildcards) owner_increment_.resize(2 * std::size_t(nc));
-    if constexpr (law_traits::writes_geometry_wildcards) geometry_increment_.resize(2 * std::size_t(nc));
-
-    // 5. Incident lists for the per-particle gather, each particle's entries in partner-id order
-    //    (a canonical summation order: see sim::incident_key_kernel).
-    incident_particle_.resize(2 * std::size_t(nc));
-    incident_entry_.resize(2 * std::size_t(nc));
-    incident_key_.resize(2 * std::size_t(nc));
-    incident_offset_.resize(n + 1);
-    if (nc) {
-      backend_.for_each(nc, sim::incident_key_kernel{pair_a_.data(), pair_b_.data(), id_.data(), incident_key_.data(), incident_entry_.data()});
-      backend_.sort_pairs(incident_key_, incident_entry_, 2 * nc);
-      backend_.for_each(2 * nc, sim::incident_particle_kernel{incident_key_.data(), incident_particle_.data()});
-    }
-    backend_.for_each(n + 1, contact::incident_offset_kernel{incident_particle_.data(), 2 * nc, incident_offset_.data()});
-
-    cforce_.resize(nc);
-    ctorque_.resize(2 * std::size_t(nc));
-    num_contacts_ = nc;
-    backend_.for_each(n, sim::copy_kernel<position_type>{pos_.data(), pos_ref_.data()});
-    plane_near_.resize(n);
-    bool reach_found = false;  // rigid bodies test every plane
-    if constexpr (!Policies::rigid)
-      if (n && num_planes()) {
-        backend_.for_each(n, sim::plane_reach_kernel<Policies>{view(), coord_, planes_.data(), num_planes(), static_cast<real>(detect)});
-        reach_found = true;
-      }
-    if (!reach_found) plane_near_.fill(0);  // device memory starts undefined: no bit may name a plane that does not exist
-    contacts_valid_ = true;
-    ++rebuilds_;
-    if constexpr (ledger_supported)
-      if (ledger_primed_) carry_ledger_records();
-  }
-
+  void rebuild_contacts_now() { sim::contact_builder<Simulator>::rebuild(*this); }
 
   template <class T>
   void permute(buffer<T>& b, std::uint32_t stride = 1) {
@@ -1076,9 +1026,7 @@ class Simulator {
     else if constexpr (std::is_same_v<T, carry_type>) return scratch_carry_;
     else if constexpr (std::is_same_v<T, real>) return scratch_real_;
     else if constexpr (std::is_same_v<T, std::uint32_t>) return scratch_u32_;
-    else if constexpr (std::is_same_v<T, plane_history>) return scratch_plane_history_;
     else if constexpr (std::is_same_v<T, quat<real>>) return scratch_quat_;
-    else if constexpr (std::is_same_v<T, energy::contact_record<real>>) return ledger_.old_records;  // free while permuting
     else if constexpr (std::is_same_v<T, owner_wildcards_type>) return scratch_owner_wc_;
     else return scratch_geometry_wc_;
   }
@@ -1100,7 +1048,6 @@ class Simulator {
   typename coord_space::params coord_{};
   Backend backend_{};
   material_table materials_;
-  std::vector<sim::plane<real>> planes_host_;
   std::ostream* log_ = &std::cerr;
 
   std::uint32_t num_particles_ = 0;
@@ -1124,8 +1071,6 @@ class Simulator {
   buffer<std::uint32_t> material_;  // material_id values, 32 bits wide (gathered by the pair loop)
   buffer<std::uint32_t> id_;
   buffer<std::uint32_t> active_;
-  buffer<std::uint32_t> plane_touch_;
-  buffer<std::uint32_t> plane_near_;  // not permuted: recomputed at every rebuild
   // Rigid bodies: orientation, principal inertia, shape id per body; the shape table.
   buffer<quat<real>> orientation_;
   buffer<vec3<real>> inertia_;
@@ -1135,7 +1080,8 @@ class Simulator {
   std::vector<double> shape_volume_, shape_contact_radius_;
   std::vector<vec3d> shape_inertia_;
   std::vector<std::string> shape_names_;
-  buffer<plane_history> wall_history_;  // particle-major, num_planes per particle (laws with history)
+  // Boundaries and the wall contact list (per particle, the boundary elements within reach).
+  boundary::boundary_set<real, Backend, plane_history> walls_;
   buffer<owner_wildcards_type> owner_wc_;        // laws with owner wildcards
   buffer<geometry_wildcards_type> geometry_wc_;  // laws with geometry wildcards
   // Per listed pair.
@@ -1155,17 +1101,15 @@ class Simulator {
   buffer<carry_type> scratch_carry_;
   buffer<real> scratch_real_;
   buffer<std::uint32_t> scratch_u32_;
-  buffer<plane_history> scratch_plane_history_;
   buffer<quat<real>> scratch_quat_;
   buffer<owner_wildcards_type> scratch_owner_wc_;
   buffer<geometry_wildcards_type> scratch_geometry_wc_;
   // The energy ledger (off unless enabled).
   bool ledger_on_ = false, ledger_primed_ = false;
   energy::ledger ledger_totals_{};
-  energy::ledger_buffers<Backend, real> ledger_;
+  energy::ledger_buffers<Backend, real, plane_history> ledger_;
   // Tables.
   buffer<typename law::params> params_;
-  buffer<sim::plane<real>> planes_;
   buffer<std::uint32_t> status_;
 };
 

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "dem/backend/atomic.hpp"
+#include "dem/boundary/wall_forces.hpp"
 #include "dem/config.hpp"
 #include "dem/force/concept.hpp"
 #include "dem/force/contact.hpp"
@@ -39,21 +40,6 @@ DEM_HD inline bool pair_contact(const particle_view<typename P::coord_space>& p,
                     Real(1) / (load(p.inv_mass, a) + load(p.inv_mass, b)), Real(1) / (load(p.inv_inertia, a) + load(p.inv_inertia, b)), ma,
                     mb, false, dt, time);
   return touching;
-}
-
-// The contact of sphere i with a plane, when they touch (within `range`); else false and ct is left alone.
-template <class P>
-DEM_HD inline bool plane_contact(const particle_view<typename P::coord_space>& p, const typename P::coord_space::params& coord, index_t i,
-                                 const plane<typename P::real>& pl, typename P::real range, typename P::real dt, typename P::real time,
-                                 typename P::shape::template pair_geometry<typename P::real>& g, force::contact<typename P::real>& ct) {
-  using Real = typename P::real;
-  using Space = typename P::coord_space;
-  const vec3<Real> zero{0, 0, 0};
-  const vec3<Real> x = Space::relative_to(coord, p.pos[i], pl.point);  // centre relative to the plane's point
-  if (!P::shape::collide_plane(x, p.radius[i], zero, pl.normal, g, range)) return false;
-  ct = make_contact(g, Space::to_real(coord, p.pos[i]), p.vel[i], p.omega[i], zero, zero, p.radius[i], Real(1) / p.inv_mass[i],
-                    Real(1) / p.inv_inertia[i], p.material[i], pl.material, true, dt, time);
-  return true;
 }
 
 // Evaluates the law for every listed pair; pairs not in contact get zero force and lose history.
@@ -113,129 +99,6 @@ struct pair_force_kernel {
     }
   }
 };
-
-// Force of all planes on particle i. Wall history is per particle and plane; it is reset only
-// for planes the particle touched at the last evaluation (bit mask), so far planes cost no writes.
-// Increments the law writes for the particle are added to `owner_sum` / `geometry_sum`; forces
-// and torques to f and t, in the precision policy's gather type.
-template <class P, class G>
-DEM_HD inline void plane_forces(const particle_view<typename P::coord_space>& p, const typename P::coord_space::params& coord,
-                                index_t i, const plane<typename P::real>* planes, std::uint32_t num_planes,
-                                typename P::law::history* wall_history, const typename P::law::params* table,
-                                std::uint32_t num_materials,
-                                const wildcard_view<typename force::law_traits<typename P::law>::owner_wildcards,
-                                                    typename force::law_traits<typename P::law>::geometry_wildcards>& wc,
-                                typename force::law_traits<typename P::law>::owner_wildcards& owner_sum,
-                                typename force::law_traits<typename P::law>::geometry_wildcards& geometry_sum,
-                                typename P::real dt, typename P::real time, vec3<G>& f, vec3<G>& t) {
-  using Real = typename P::real;
-  using Shape = typename P::shape;
-  using Law = typename P::law;
-  using traits = force::law_traits<Law>;
-  const std::uint32_t touched = p.plane_touch[i];
-  std::uint32_t touching = 0;
-  (void)num_planes;
-  // Only planes within reach at the last contact-list build can touch before the next one (and
-  // those touched at the last evaluation, whose history may need a reset, are among them).
-  for (std::uint32_t candidates = p.plane_near[i] | touched; candidates; candidates &= candidates - 1) {
-    const auto k = static_cast<std::uint32_t>(lowest_bit(candidates));
-    typename Shape::template pair_geometry<Real> g;
-    const typename Law::params& prm = table[p.material[i] * num_materials + planes[k].material];
-    force::contact<Real> ct;
-    if (!plane_contact<P>(p, coord, i, planes[k], range_of<Law, Real>(prm), dt, time, g, ct)) {
-      if constexpr (traits::has_history)
-        if (touched & (1u << k)) wall_history[i * num_planes + k] = typename Law::history{};
-      continue;
-    }
-    touching |= 1u << k;
-    typename Law::history none{};
-    typename Law::history& h = [&]() -> typename Law::history& {
-      if constexpr (traits::has_history) return wall_history[i * num_planes + k];
-      else return none;
-    }();
-    const typename traits::owner_wildcards no_owner{};
-    const typename traits::geometry_wildcards no_geometry{};
-    typename traits::wildcards_type w = wildcards_of<traits>(wc, i, i, true, no_owner, no_geometry);
-    const force::contact_force<Real> res = force::evaluate(Law{}, ct, prm, h, w);
-    f += vec3<G>(res.force);
-    t += vec3<G>(cross(g.branch_a, res.force + res.torque_only_force) + res.torque);
-    if constexpr (traits::writes_owner_wildcards) owner_sum += w.owner_increment_a;
-    if constexpr (traits::writes_geometry_wildcards) geometry_sum += w.geometry_increment_a;
-  }
-  if (touching != touched) p.plane_touch[i] = touching;
-}
-
-// Which planes each particle can reach before the next contact-list build: a particle moves less
-// than half the margin between builds, so a plane farther than its radius + margin + the law's
-// range cannot touch it. Planes are fixed; a moving plane must be added to the reach test here.
-template <class P>
-struct plane_reach_kernel {
-  using Real = typename P::real;
-  using Space = typename P::coord_space;
-  particle_view<Space> p;
-  typename Space::params coord;
-  const plane<Real>* planes;
-  std::uint32_t num_planes;
-  Real reach;  // margin + largest range
-  DEM_HD void operator()(index_t i) const {
-    std::uint32_t near = 0;
-    for (std::uint32_t k = 0; k < num_planes; ++k) {
-      const Real height = dot(Space::relative_to(coord, p.pos[i], planes[k].point), planes[k].normal);
-      if (!(height > p.radius[i] + reach)) near |= 1u << k;  // NaN counts as near: checked every step
-    }
-    p.plane_near[i] = near;
-  }
-};
-
-// Planes against rigid bodies: every contact point (slot) of a body with a plane has its own
-// history; slots that end are reset (the per-plane bit mask says which planes to look at).
-template <class P, class G>
-DEM_HD inline void rigid_plane_forces(const particle_view<typename P::coord_space>& p, const rigid_view<typename P::real, typename P::shape_data>& r,
-                                      const typename P::coord_space::params& coord, index_t i, const plane<typename P::real>* planes,
-                                      std::uint32_t num_planes, typename P::plane_history* wall_history,
-                                      const typename P::law::params* table, std::uint32_t num_materials,
-                                      const wildcard_view<typename force::law_traits<typename P::law>::owner_wildcards,
-                                                          typename force::law_traits<typename P::law>::geometry_wildcards>& wc,
-                                      typename force::law_traits<typename P::law>::owner_wildcards& owner_sum,
-                                      typename force::law_traits<typename P::law>::geometry_wildcards& geometry_sum,
-                                      typename P::real dt, typename P::real time, vec3<G>& f, vec3<G>& t) {
-  using Real = typename P::real;
-  using Space = typename P::coord_space;
-  using Law = typename P::law;
-  using traits = force::law_traits<Law>;
-  const std::uint32_t touched = p.plane_touch[i];
-  std::uint32_t touching_planes = 0;
-  const vec3<Real> zero{0, 0, 0};
-  const vec3<Real> xa = Space::to_real(coord, p.pos[i]);
-  const typename traits::owner_wildcards no_owner{};
-  const typename traits::geometry_wildcards no_geometry{};
-  for (std::uint32_t k = 0; k < num_planes; ++k) {
-    typename P::plane_history& hs = wall_history[i * num_planes + k];
-    const typename Law::params& prm = table[p.material[i] * num_materials + planes[k].material];
-    std::uint64_t touching = 0;
-    P::shape::collide_plane(r.shapes[r.shape[i]], r.orientation[i], Space::relative_to(coord, p.pos[i], planes[k].point),
-                            planes[k].normal, range_of<Law, Real>(prm), [&](int slot, const shape::rigid_contact<Real>& g) {
-                              touching |= std::uint64_t{1} << slot;
-                              const material_id ga = g.material_a == shape::no_geometry_material ? p.material[i] : g.material_a;
-                              const force::contact<Real> ct = make_contact(g, xa, p.vel[i], p.omega[i], zero, zero, g.radius_eff,
-                                                                           Real(1) / p.inv_mass[i], Real(1) / p.inv_inertia[i],
-                                                                           ga, planes[k].material, true, dt, time);
-                              typename traits::wildcards_type w = wildcards_of<traits>(wc, i, i, true, no_owner, no_geometry);
-                              const force::contact_force<Real> res =
-                                  force::evaluate(Law{}, ct, table[ga * num_materials + planes[k].material], hs.slot[slot], w);
-                              f += vec3<G>(res.force);
-                              t += vec3<G>(cross(g.branch_a, res.force + res.torque_only_force) + res.torque);
-                              if constexpr (traits::writes_owner_wildcards) owner_sum += w.owner_increment_a;
-                              if constexpr (traits::writes_geometry_wildcards) geometry_sum += w.geometry_increment_a;
-                            });
-    if (touching) touching_planes |= 1u << k;
-    if ((touched | touching_planes) & (1u << k)) {
-      for (std::uint64_t ended = hs.touching & ~touching; ended; ended &= ended - 1) hs.slot[lowest_bit(ended)] = typename Law::history{};
-      hs.touching = touching;
-    }
-  }
-  if (touching_planes != touched) p.plane_touch[i] = touching_planes;
-}
 
 // The integrator's two halves for one particle: translation through `motion`, rotation of spheres
 // through the scalar inertia, rotation of rigid bodies through integrate/rigid_body.hpp (principal
@@ -320,7 +183,7 @@ DEM_HD inline void assign(T& dst, const T& v) { dst = v; }
 template <class T>
 DEM_HD inline void assign(vec3<T>& dst, const vec3<T>& v) { store(dst, v); }  // component-wise (see store)
 
-// Gathers contact forces, adds planes and gravity, then (when `integrate` and `finish`) finishes
+// Gathers contact forces, adds the boundaries' and gravity, then (when `integrate` and `finish`) finishes
 // the step. The host passes finish = false for spheres and runs sphere_finish_kernel instead.
 // The sum runs in the incident list's order, which is canonical (by partner id): the result does
 // not depend on thread count, storage order or when the contact list was built.
@@ -337,9 +200,8 @@ struct particle_update_kernel {
   const std::uint32_t* incident_offset;
   const std::uint32_t* incident_entry;
   contact_results<Real> in;
-  const plane<Real>* planes;
-  std::uint32_t num_planes;
-  typename P::plane_history* wall_history;
+  boundary::boundary_view<Real> boundaries;
+  boundary::wall_view<Real, typename P::plane_history> walls;
   const typename Law::params* table;
   std::uint32_t num_materials;
   wildcard_view<typename traits::owner_wildcards, typename traits::geometry_wildcards> wc;
@@ -368,11 +230,7 @@ struct particle_update_kernel {
       if constexpr (traits::writes_owner_wildcards) owner_sum += wc.owner_increment[e];
       if constexpr (traits::writes_geometry_wildcards) geometry_sum += wc.geometry_increment[e];
     }
-    if constexpr (P::rigid)
-      rigid_plane_forces<P, G>(p, r, coord, i, planes, num_planes, wall_history, table, num_materials, wc, owner_sum, geometry_sum, dt,
-                               time, f, t);
-    else
-      plane_forces<P, G>(p, coord, i, planes, num_planes, wall_history, table, num_materials, wc, owner_sum, geometry_sum, dt, time, f, t);
+    boundary::wall_forces<P, G>(p, r, coord, i, boundaries, walls, table, num_materials, wc, owner_sum, geometry_sum, dt, time, f, t);
     f += vec3<G>(gravity * (Real(1) / p.inv_mass[i]));
     const vec3<Real> fr(f), tr(t);
     store(p.force[i], fr);
@@ -554,30 +412,35 @@ struct pair_elastic_energy_of {
   }
 };
 
+// Elastic energy of the boundary contacts (laws that define elastic_energy): the contacts that
+// counted at the last evaluation (their touching bits), per particle.
 template <class P>
-struct plane_elastic_energy_of {
+struct wall_elastic_energy_of {
   using Real = typename P::real;
   using Space = typename P::coord_space;
   using Law = typename P::law;
   particle_view<Space> p;
   typename Space::params coord;
-  const plane<Real>* planes;
-  std::uint32_t num_planes;
-  const typename Law::history* wall_history;
+  boundary::boundary_view<Real> boundaries;
+  boundary::wall_view<Real, typename P::plane_history> walls;
   const typename Law::params* table;
   std::uint32_t num_materials;
   DEM_HD double operator()(index_t i) const {
     if (!p.active[i]) return 0.0;
     double e = 0;
     const vec3<Real> zero{0, 0, 0};
-    for (std::uint32_t k = 0; k < num_planes; ++k) {
+    for (std::uint32_t k = walls.offset[i]; k < walls.offset[i + 1]; ++k) {
+      if (!(walls.history[k].touching & 1u)) continue;
+      const boundary::element<Real>& el = boundaries.elements[walls.element[k]];
+      const boundary::frame<Real>& fr = boundaries.frames[el.boundary];
+      const boundary::surface_point<Real> sp = boundary::closest(el, fr.to_local(Space::relative_to(coord, p.pos[i], fr.origin)));
       typename P::shape::template pair_geometry<Real> g;
-      const typename Law::params& prm = table[p.material[i] * num_materials + planes[k].material];
-      const vec3<Real> x = Space::relative_to(coord, p.pos[i], planes[k].point);
-      if (!P::shape::collide_plane(x, p.radius[i], zero, planes[k].normal, g, range_of<Law, Real>(prm))) continue;
-      const force::contact<Real> ct = make_contact(g, zero, zero, zero, zero, zero, p.radius[i], Real(1), Real(1), p.material[i],
-                                                   planes[k].material, true, Real(0), Real(0));
-      e += static_cast<double>(Law::elastic_energy(ct, prm, history_of<Law>(wall_history, i * num_planes + k)));
+      g.overlap = p.radius[i] - sp.distance;
+      g.normal = fr.to_world(sp.normal);
+      g.branch_a = g.branch_b = zero;
+      const force::contact<Real> ct = make_contact(g, zero, zero, zero, zero, zero, p.radius[i], Real(1), Real(1),
+                                                   static_cast<material_id>(p.material[i]), static_cast<material_id>(fr.material), true, Real(0), Real(0));
+      e += static_cast<double>(Law::elastic_energy(ct, table[p.material[i] * num_materials + fr.material], walls.history[k].slot[0]));
     }
     return e;
   }

@@ -1,0 +1,145 @@
+#pragma once
+// Contact detection (Simulator::rebuild_contacts): sort the particles by grid cell and reorder every
+// per-particle array, compact the occupied cells, find each cell's neighbour rows, count and fill
+// the candidate pairs, carry history over by pair key, build the incident lists the particle kernel
+// gathers through, and list each particle's boundary elements (boundary/boundary_set.hpp). The
+// kernels are in broad/uniform_grid.hpp and contact/contact_list.hpp; docs/architecture.md
+// describes the flow.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "dem/broad/uniform_grid.hpp"
+#include "dem/contact/contact_list.hpp"
+#include "dem/sim/step_kernels.hpp"
+
+namespace dem::sim {
+
+template <class Sim>
+struct contact_builder {
+  using P = typename Sim::policy;
+
+  static void rebuild(Sim& s) {
+    const std::uint32_t n = s.num_particles_;
+    const double detect = s.margin() + s.max_range_;  // pairs are listed up to this gap
+    const double cell = 2.0 * s.r_max_ + detect;
+    broad::grid g;
+    g.inv_cell = 1.0 / cell;
+    const vec3d ext = s.cfg_.domain.extent();
+    double cells = 1;
+    for (int k = 0; k < 3; ++k) {
+      const double d = std::max(1.0, std::ceil(ext[k] / cell));
+      if (d > 4.0e9) throw std::invalid_argument("dem: domain extent " + Sim::num(ext[k]) + " m on axis " + std::to_string(k) + " is over 4e9 contact cells of " + Sim::num(cell) + " m");
+      g.dims[k] = static_cast<std::uint32_t>(d);
+      cells *= d;
+    }
+    if (cells > 1.8e19) throw std::invalid_argument("dem: the domain holds " + Sim::num(cells) + " contact cells, more than a 64-bit key can index");
+
+    // 1. Sort particles by cell and reorder every per-particle array.
+    s.cell_key_.resize(n);
+    s.perm_.resize(n);
+    s.backend_.for_each(n, broad::cell_key_kernel<typename Sim::coord_space>{s.coord_, g, s.pos_.data(), s.active_.data(), s.cell_key_.data(), s.perm_.data()});
+    s.backend_.sort_pairs(s.cell_key_, s.perm_, n);
+    s.permute(s.pos_);
+    if constexpr (Sim::has_carry) s.permute(s.carry_);
+    s.permute(s.vel_);
+    s.permute(s.omega_);
+    s.permute(s.force_);
+    s.permute(s.torque_);
+    s.permute(s.radius_);
+    s.permute(s.inv_mass_);
+    s.permute(s.inv_inertia_);
+    s.permute(s.material_);
+    s.permute(s.id_);
+    s.permute(s.active_);
+    if constexpr (P::rigid) {
+      s.permute(s.orientation_);
+      s.permute(s.inertia_);
+      s.permute(s.shape_);
+    }
+    if constexpr (Sim::law_traits::has_owner_wildcards) s.permute(s.owner_wc_);
+    if constexpr (Sim::law_traits::has_geometry_wildcards) s.permute(s.geometry_wc_);
+    const std::uint32_t n_active = s.num_particles_ - s.read_status()[sim::lost_count];
+
+    // 2. Compact occupied cells.
+    s.head_.resize(n);
+    s.slot_.resize(n);
+    s.backend_.for_each(n, broad::cell_head_kernel{s.cell_key_.data(), s.head_.data()});
+    s.backend_.for_each(n, sim::copy_kernel<std::uint32_t>{s.head_.data(), s.slot_.data()});
+    const auto num_cells = static_cast<std::uint32_t>(s.backend_.exclusive_scan(s.slot_, n));
+    s.cell_keys_.resize(num_cells + 1);
+    s.cell_start_.resize(num_cells + 1);
+    s.backend_.for_each(n, broad::cell_compact_kernel{s.cell_key_.data(), s.head_.data(), s.slot_.data(), s.cell_keys_.data(), s.cell_start_.data()});
+    s.backend_.for_each(1, contact::store_kernel<std::uint32_t>{s.cell_start_.data() + num_cells, n_active});
+    s.row_first_.resize(9 * std::size_t(num_cells));
+    s.backend_.for_each(num_cells, broad::cell_rows_kernel{g, s.cell_keys_.data(), num_cells, s.row_first_.data()});
+
+    // 3. Count, scan and fill the candidate pairs.
+    s.pair_count_.resize(n + 1);
+    const typename Sim::real m = static_cast<typename Sim::real>(detect);
+    s.backend_.for_each(n_active, contact::pair_search_kernel<typename Sim::coord_space, false>{s.coord_, g, s.pos_.data(), s.radius_.data(), s.id_.data(),
+                                                                                s.cell_keys_.data(), s.cell_start_.data(), s.row_first_.data(),
+                                                                                s.head_.data(), s.slot_.data(), num_cells, m,
+                                                                                s.pair_count_.data(), nullptr, nullptr});
+    if (n_active < n + 1) s.backend_.for_each(n + 1 - n_active, sim::zero_kernel{s.pair_count_.data() + n_active});
+    const std::uint64_t total = s.backend_.exclusive_scan(s.pair_count_, n + 1);
+    if (total >= std::numeric_limits<std::uint32_t>::max() / 2)
+      throw std::runtime_error("dem: the contact list would hold " + std::to_string(total) + " pairs, more than 2^31; reduce config.contact_margin or the particle count");
+    const auto nc = static_cast<std::uint32_t>(total);
+    s.pair_a_.resize(nc);
+    s.pair_b_.resize(nc);
+    if (nc)
+      s.backend_.for_each(n_active, contact::pair_search_kernel<typename Sim::coord_space, true>{s.coord_, g, s.pos_.data(), s.radius_.data(), s.id_.data(),
+                                                                                 s.cell_keys_.data(), s.cell_start_.data(), s.row_first_.data(),
+                                                                                 s.head_.data(), s.slot_.data(), num_cells, m,
+                                                                                 s.pair_count_.data(), s.pair_a_.data(), s.pair_b_.data()});
+
+    // 4. Carry history over from the previous list by pair key; keep the new keys sorted.
+    if constexpr (Sim::stores_history) {
+      s.history_.swap(s.old_history_);
+      s.contact_key_.swap(s.old_contact_key_);
+      s.contact_index_.swap(s.old_contact_index_);
+      s.history_.resize(nc);
+      s.contact_key_.resize(nc);
+      s.contact_index_.resize(nc);
+      if (nc)
+        s.backend_.for_each(nc, contact::carry_history_kernel<typename Sim::pair_history>{s.pair_a_.data(), s.pair_b_.data(), s.id_.data(), s.old_contact_key_.data(),
+                                                                      s.old_contact_index_.data(), s.old_history_.data(), s.old_contacts_,
+                                                                      s.contact_key_.data(), s.contact_index_.data(), s.history_.data()});
+      if (nc) s.backend_.sort_pairs(s.contact_key_, s.contact_index_, nc);
+      s.old_contacts_ = nc;
+    }
+    if constexpr (Sim::law_traits::writes_owner_wildcards) s.owner_increment_.resize(2 * std::size_t(nc));
+    if constexpr (Sim::law_traits::writes_geometry_wildcards) s.geometry_increment_.resize(2 * std::size_t(nc));
+
+    // 5. Incident lists for the per-particle gather, each particle's entries in partner-id order
+    //    (a canonical summation order: see sim::incident_key_kernel).
+    s.incident_particle_.resize(2 * std::size_t(nc));
+    s.incident_entry_.resize(2 * std::size_t(nc));
+    s.incident_key_.resize(2 * std::size_t(nc));
+    s.incident_offset_.resize(n + 1);
+    if (nc) {
+      s.backend_.for_each(nc, sim::incident_key_kernel{s.pair_a_.data(), s.pair_b_.data(), s.id_.data(), s.incident_key_.data(), s.incident_entry_.data()});
+      s.backend_.sort_pairs(s.incident_key_, s.incident_entry_, 2 * nc);
+      s.backend_.for_each(2 * nc, sim::incident_particle_kernel{s.incident_key_.data(), s.incident_particle_.data()});
+    }
+    s.backend_.for_each(n + 1, contact::incident_offset_kernel{s.incident_particle_.data(), 2 * nc, s.incident_offset_.data()});
+
+    s.cforce_.resize(nc);
+    s.ctorque_.resize(2 * std::size_t(nc));
+    s.num_contacts_ = nc;
+    s.backend_.for_each(n, sim::copy_kernel<typename Sim::position_type>{s.pos_.data(), s.pos_ref_.data()});
+    // 6. The wall list: each particle's boundary elements within the boundary margin.
+    s.walls_.template build<typename Sim::coord_space>(s.backend_, s.coord_, s.pos_.data(), s.radius_.data(), s.id_.data(), n, n_active, s.boundary_margin() + s.max_range_);
+    s.contacts_valid_ = true;
+    ++s.rebuilds_;
+    if constexpr (Sim::ledger_supported)
+      if (s.ledger_primed_) s.carry_ledger_records();
+  }
+
+};
+
+}  // namespace dem::sim
