@@ -85,7 +85,7 @@ int run(const options& o) {
   std::uint64_t done = 0, phase_steps[3] = {0, 0, 0};
   double contacts_per_particle = 0, energy = sim.kinetic_energy(), peak_energy = energy;
   auto write_frames = [&] {
-    for (; next_frame < frames.size() && frames[next_frame] == done; ++next_frame) series->write(sim.snapshot());
+    for (; next_frame < frames.size() && frames[next_frame] == done; ++next_frame) example::write_frame(*series, sim);
   };
   write_frames();
   while (done < total) {

@@ -193,6 +193,14 @@ class progress {
   clock::time_point start_, last_;
 };
 
+// Writes the simulation's next ParaView frame: the particles and, as part 1 of the same time step,
+// the boundaries where they are now (io::vtk_series).
+template <class Series, class Sim>
+void write_frame(Series& series, Sim& sim) {
+  const auto walls = sim.boundary_output();
+  series.write(sim.snapshot(), &walls);
+}
+
 // Advances `sim` by `duration` simulated seconds (whole steps, as Simulator::advance) in chunks,
 // reporting to `p`. Returns the number of steps run.
 template <class Sim>
