@@ -42,24 +42,24 @@
 //                             write 2V (vel, omega) + P + C
 //     its reduce_max          device backends only: the per-particle double is written, then read by CUB: 2 x 8
 //     pair_force_kernel       (when pairs are listed) read A + P + R (radius) + M + 2V (vel, omega) + 2R (inv_mass, inv_inertia)
-//     particle_update_kernel  read  A + U (incident_offset) + U (plane_touch) [+ U (plane_near), where the
-//                                   kernels have it] + R (radius) + P + C + 2V (vel, omega) + 2R (inv_mass, inv_inertia)
+//     particle_update_kernel  read  A + U (incident_offset) + U (wall list offset) + R (radius) + P + C +
+//                                   2V (vel, omega) + 2R (inv_mass, inv_inertia)
 //                             write 4V (force, torque, vel, omega) + P + C
 //   per listed pair:          read 2U (pair_a, pair_b) + H (history); write V (force) + 2V (torques) + H
 //                             (history: the pair kernel is branch-free, every listed pair runs the law
 //                             and keeps or resets its history); gather: read 2 x V (force, once per
 //                             side) + 2V (torques) + 2U (incident entries)
-//   per (particle, plane) contact: read M + Hp, write Hp (plane_forces visits only the planes within
-//                             reach; where the kernels test every plane, M counts per particle instead)
-// bytes_moved_per_particle_step = (N x per particle + pairs x per pair + plane contacts x (M + 2Hp)) / N.
+//   per wall entry (a boundary element within reach of a particle): read U (element) + Hp, write Hp,
+//                             the report written and read back 2 (R + U), the reactions written 2V
+//                             (elements and frames are few and stay in cache)
+// bytes_moved_per_particle_step = (N x per particle + pairs x per pair + wall entries x per entry) / N.
 // The model counts the device form of the step. On the host, spheres finish the step in a loop of
 // their own (sphere_finish_kernel, which vectorises): it reads the force and torque back and the
 // active flag and inverse mass again, about 2V + R + A more per particle (the rest it reads, the
 // particle kernel then no longer does; sphere_start_kernel moves what pre_force_kernel moves).
-// For Hertz-Mindlin (H = Hp = 12), single precision, floating coordinates: 289 bytes per particle (305
-// on a GPU), 124 per listed pair, 26 per plane contact; about 720 per particle-step on the bed (3.4
-// listed pairs per particle), 238 (254 on a GPU) in free fall. The (particle, plane) contacts are
-// counted once, on the bed as built (centres closer to a plane than their radius).
+// For Hertz-Mindlin (H = 12, Hp = 24), single precision, floating coordinates: 287 bytes per particle
+// (303 on a GPU), 124 per listed pair, 92 per wall entry; the wall entries are counted after the
+// bed is built (Simulator::num_wall_entries).
 //
 // ---- CUDA ------------------------------------------------------------------------------------------
 // Compiled by nvcc (suite_bench_cuda) the header adds backend::cuda and copy_bandwidth; everything
@@ -148,32 +148,27 @@ double device_free_bytes() {
 
 // ---- the traffic model (see the top of this file) ----------------------------------------------
 template <class Sim>
-double bytes_moved_per_step(double n, double listed, double plane_contacts, std::uint32_t num_planes) {
+double bytes_moved_per_step(double n, double listed, double wall_entries) {
   using real = typename Sim::real;
   using traits = typename Sim::law_traits;
   static_assert(!Sim::policy::rigid && !traits::has_owner_wildcards && !traits::has_geometry_wildcards,
                 "bench::suite traffic model: spheres and laws without wildcards only");
   static_assert(Sim::policy::integrator::needs_initial_force, "bench::suite traffic model: integrators with a pre-force half (velocity Verlet)");
-  constexpr bool has_plane_near = requires(dem::sim::particle_view<typename Sim::coord_space> v) { v.plane_near; };
   constexpr double V = sizeof(dem::vec3<real>), R = sizeof(real), P = sizeof(typename Sim::position_type),
                    C = Sim::has_carry ? sizeof(typename Sim::carry_type) : 0, M = sizeof(dem::material_id), A = sizeof(std::uint8_t),
                    U = sizeof(std::uint32_t), H = traits::has_history ? sizeof(typename Sim::pair_history) : 0,
-                   Hp = Sim::stores_history ? sizeof(typename Sim::plane_history) : 0;
+                   Hp = sizeof(typename Sim::plane_history);
   // pre_force_kernel
   double particle = (A + 4 * V + 2 * R + 2 * P + C) + (2 * V + P + C);
   if (Sim::backend_type::is_device) particle += 2 * sizeof(double);  // reduce_max's per-particle values
   // pair_force_kernel's reads of per-particle arrays
   if (listed > 0) particle += A + P + R + M + 2 * V + 2 * R;
   // particle_update_kernel
-  particle += A + U + U + (has_plane_near ? U : 0) + R + P + C + 2 * V + 2 * R;
+  particle += A + U + U + R + P + C + 2 * V + 2 * R;
   particle += 4 * V + P + C;
-  double plane_contact = M + 2 * Hp;
-  if (!has_plane_near && num_planes > 0) {  // every plane tested for every particle: material read per particle
-    particle += M;
-    plane_contact -= M;
-  }
+  const double wall_entry = U + 2 * Hp + 2 * (R + U) + 2 * V;
   const double pair = 2 * U + H + 3 * V + H + 4 * V + 2 * U;
-  return n * particle + listed * pair + plane_contacts * plane_contact;
+  return n * particle + listed * pair + wall_entries * wall_entry;
 }
 
 // ---- the tiled bed ------------------------------------------------------------------------------
@@ -234,17 +229,6 @@ bed make_tiled_bed(std::size_t n) {
   return b;
 }
 
-// (particle, plane) contacts of a bed in the planes of bench::setup: floor and four sides.
-inline double count_plane_contacts(const dem::particle_set& s, const dem::aabb& d) {
-  std::size_t c = 0;
-  for (std::size_t k = 0; k < s.size(); ++k) {
-    const dem::vec3d& p = s.positions[k];
-    const double r = s.radii[k];
-    c += (p.z - d.lo.z < r) + (p.x - d.lo.x < r) + (d.hi.x - p.x < r) + (p.y - d.lo.y < r) + (d.hi.y - p.y < r);
-  }
-  return static_cast<double>(c);
-}
-
 inline dem::simulation_config config_for(const dem::aabb& domain) {
   dem::simulation_config cfg;
   cfg.domain = domain;
@@ -255,9 +239,8 @@ inline dem::simulation_config config_for(const dem::aabb& domain) {
 template <class Sim>
 struct tiled_fixture {
   using backend = typename Sim::backend_type;
-  static constexpr std::uint32_t planes = 5;  // bench::setup: floor and four sides
   Sim sim;
-  double plane_contacts = 0, device_bytes = 0;
+  double device_bytes = 0;
   std::uint64_t timed_steps = 0, timed_rebuilds = 0;  // over tiled_bed's timed loops only
 
   explicit tiled_fixture(std::size_t n) : tiled_fixture(device_free_bytes<backend>(), make_tiled_bed<typename Sim::policy::force>(n)) {}
@@ -266,7 +249,6 @@ struct tiled_fixture {
   tiled_fixture(double free_before, bed b) : sim(config_for(b.domain)) {
     sim.set_log(nullptr);
     bench::setup(sim, b.set);
-    plane_contacts = count_plane_contacts(b.set, b.domain);
     b = bed{};  // the host copy is no longer needed (3 GB at 1e8)
     sim.step(resettle_steps(sim.num_particles()));  // seams relax, history and the contact list form
     sim.backend().synchronize();
@@ -340,12 +322,12 @@ struct free_fall_fixture {
 
 // ---- counters -----------------------------------------------------------------------------------
 template <class Sim>
-void step_counters(benchmark::State& state, Sim& sim, int steps_per_iter, std::uint32_t num_planes, double plane_contacts,
-                   std::uint64_t timed_steps, std::uint64_t timed_rebuilds, double device_bytes) {
+void step_counters(benchmark::State& state, Sim& sim, int steps_per_iter, std::uint64_t timed_steps, std::uint64_t timed_rebuilds,
+                   double device_bytes) {
   const double n = sim.num_particles(), listed = static_cast<double>(sim.num_listed_pairs()),
                touching = static_cast<double>(sim.num_touching_pairs());
   const double particle_steps = n * steps_per_iter * static_cast<double>(state.iterations());
-  const double moved = bytes_moved_per_step<Sim>(n, listed, plane_contacts, num_planes) / n;
+  const double moved = bytes_moved_per_step<Sim>(n, listed, static_cast<double>(sim.num_wall_entries())) / n;
   using benchmark::Counter;
   state.counters["particle_steps_per_s"] = Counter(particle_steps, Counter::kIsRate);
   state.counters["bytes_moved_per_particle_step"] = moved;
@@ -383,7 +365,7 @@ void free_fall(benchmark::State& state, std::size_t n) {
     }
     f.timed_steps += f.sim.step_count() - s0;
     f.timed_rebuilds += f.sim.num_rebuilds() - r0;
-    step_counters(state, f.sim, k, 0, 0.0, f.timed_steps, f.timed_rebuilds, f.device_bytes);
+    step_counters(state, f.sim, k, f.timed_steps, f.timed_rebuilds, f.device_bytes);
     state.counters["bounces"] = static_cast<double>(f.bounces);
     if (f.sim.num_lost()) state.SkipWithError("free_fall: particles left the domain");
   } catch (const std::exception& e) {
@@ -405,7 +387,7 @@ void tiled_bed(benchmark::State& state, std::size_t n) {
     }
     f.timed_steps += f.sim.step_count() - s0;
     f.timed_rebuilds += f.sim.num_rebuilds() - r0;
-    step_counters(state, f.sim, k, tiled_fixture<Sim>::planes, f.plane_contacts, f.timed_steps, f.timed_rebuilds, f.device_bytes);
+    step_counters(state, f.sim, k, f.timed_steps, f.timed_rebuilds, f.device_bytes);
     state.counters["lost"] = f.sim.num_lost();
   } catch (const std::exception& e) {
     release_fixture();

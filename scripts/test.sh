@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds everything (CUDA targets too when nvcc is present) and runs all tests, then builds the
 # host and emulated-device tests with AddressSanitizer + UBSan and runs them, all but the long
-# physics runs labelled "slow" (packing, energy drift, the coordinate x precision matrix: minutes
-# under ASan; they run in the release pass), then fuzzes every reader for 30 s (FUZZ_SECONDS), so
-# that the whole script stays well inside CI's 40 minutes.
+# physics runs labelled "slow" (packing, energy drift, the coordinate x precision matrix, the energy
+# ledger's closure runs, reproducibility: minutes under ASan at -O0; they run in the release pass)
+# and the heavy cases that skip themselves there (dem_test::sanitized), then fuzzes every reader for
+# 30 s (FUZZ_SECONDS), so that the whole script stays inside CI's 40 minutes. Each phase prints
+# how long it took.
 # CUDA tests report SKIPPED on machines without a GPU.
 #
 # Every option the script relies on is set on the command line (a build/ folder configured by
@@ -46,16 +48,17 @@ host_floor=$((sources + backend_sources))
 all_floor=$host_floor
 command -v nvcc >/dev/null && all_floor=$((host_floor + backend_sources))
 
-echo "== release build (host + CUDA when nvcc is available)"
+phase() { echo "== $* ($(date -u +%H:%M:%S); $SECONDS s since the start)"; }
+phase "release build (host + CUDA when nvcc is available)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDEM_BUILD_TESTS=ON -DDEM_BUILD_EXAMPLES=ON -DDEM_BUILD_BENCHMARKS=ON \
       -DDEM_ENABLE_CUDA=ON -DDEM_SANITIZE=OFF -DDEM_NATIVE=ON
 cmake --build build -j"$jobs"
-echo "== tests"
+phase "tests"
 run_ctest build "$all_floor"
 
 # -O0 -g1: ASan and UBSan at -O1 -g took 227 s to compile sim/test_checkpoint.cpp, at -O0 -g1 63 s
 # (line tables are enough for the reports' stack traces).
-echo "== sanitizer build (ASan + UBSan) of the host tests"
+phase "sanitizer build (ASan + UBSan) of the host tests"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g1" -DDEM_SANITIZE=ON -DDEM_ENABLE_CUDA=OFF \
       -DDEM_BUILD_TESTS=ON -DDEM_BUILD_BENCHMARKS=OFF -DDEM_BUILD_EXAMPLES=OFF -DDEM_NATIVE=ON
 cmake --build build-asan -j"$jobs"
@@ -64,5 +67,6 @@ slow=$(($(grep -o 'set(DEM_SLOW_TESTS[^)]*)' tests/CMakeLists.txt | wc -w) - 1))
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
 run_ctest build-asan $((host_floor - 2 * slow)) -L "host|emulated" -LE slow -E "install|examples"
 
-echo "== fuzzing every reader briefly (libFuzzer, ASan + UBSan; scripts/fuzz.sh for long runs)"
+phase "fuzzing every reader briefly (libFuzzer, ASan + UBSan; scripts/fuzz.sh for long runs)"
 scripts/fuzz.sh "${FUZZ_SECONDS:-30}"
+phase "done"
