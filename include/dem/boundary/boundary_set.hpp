@@ -217,7 +217,8 @@ class boundary_set {
       es.push_back(e);
       // The box of the triangle as stored (rounded to Real).
       std::array<vec3d, 2> box{vec3d(e.a), vec3d(e.a)};
-      for (const vec3<Real>& p : {e.b, e.c})
+      const vec3<Real> corners[2] = {e.b, e.c};
+      for (const vec3<Real>& p : corners)
         for (int k = 0; k < 3; ++k) {
           box[0][k] = std::min(box[0][k], double(p[k]));
           box[1][k] = std::max(box[1][k], double(p[k]));
