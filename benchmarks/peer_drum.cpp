@@ -75,7 +75,8 @@ int main(int argc, char** argv) {
       sim.step(static_cast<std::uint64_t>(timed));
       const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       best = r == 0 ? t : std::min(best, t);
-      all += (r ? " " : "") + std::to_string(t);
+      if (r) all += ' ';
+      all += std::to_string(t);
     }
     std::printf("seconds=%.4f particle_steps_per_s=%.4e power_W=%.4f lost=%u rebuilds=%llu segments=[%s]\n", best,
                 static_cast<double>(n) * timed / best, sim.boundary_power(id), sim.num_lost(),
