@@ -8,6 +8,8 @@
 # tests/fuzz/regressions/<target>/ once fixed, so that the ordinary tests replay it.
 #
 #   scripts/fuzz.sh [SECONDS]     default 60 s per target; TARGETS="obj stl" to pick
+#   RUNS=1000000 scripts/fuzz.sh  each target until it has executed RUNS inputs (no time limit;
+#                                 for the documented runs of at least 1e6 executions per reader)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -26,9 +28,10 @@ for t in $targets; do
   dirs=("$work")
   [[ -d tests/fuzz/regressions/$t ]] && dirs+=(tests/fuzz/regressions/"$t")
   log=build-fuzz/fuzz_$t.log
-  echo "== fuzz_$t for ${seconds} s"
+  if [[ -n "${RUNS:-}" ]]; then echo "== fuzz_$t for $RUNS executions"; else echo "== fuzz_$t for ${seconds} s"; fi
   set +e
-  build-fuzz/tests/fuzz/fuzz_"$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+  if [[ -n "${RUNS:-}" ]]; then limit=(-runs="$RUNS"); else limit=(-max_total_time="$seconds"); fi
+  build-fuzz/tests/fuzz/fuzz_"$t" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
       -artifact_prefix=build-fuzz/artifacts/"$t"- "${dirs[@]}" >"$log" 2>&1
   rc=$?
   set -e

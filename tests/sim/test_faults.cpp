@@ -204,7 +204,7 @@ TEST_CASE("faults: a full disk while writing gives a named error, keeps the prev
   fs::remove_all(dir);
 }
 
-#if !defined(__SANITIZE_ADDRESS__)  // ASan reserves terabytes of address space: an address-space limit cannot be set under it
+#if !defined(DEM_TEST_SANITIZED) && !defined(__SANITIZE_ADDRESS__)  // ASan reserves terabytes of address space: an address-space limit cannot be set under it
 TEST_CASE("faults: a contact list that cannot be allocated is a named error with the size asked for") {
   const std::string msg = in_child([] {
     dem::simulation_config c;

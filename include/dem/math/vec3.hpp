@@ -40,7 +40,8 @@ template <class T> DEM_HD constexpr T norm2(vec3<T> a) { return dot(a, a); }
 template <class T> DEM_HD inline T norm(vec3<T> a) { using std::sqrt; return sqrt(dot(a, a)); }
 template <class T> DEM_HD inline bool all_finite(vec3<T> a) {
   using std::isfinite;
-  return isfinite(a.x) & isfinite(a.y) & isfinite(a.z);  // & not &&: no branches (vectorisable loops)
+  // & not &&: no branches (vectorisable loops); on ints, which clang does not warn about
+  return (int(isfinite(a.x)) & int(isfinite(a.y)) & int(isfinite(a.z))) != 0;
 }
 
 // dst = v component by component. Kernels store results computed in registers with it: a

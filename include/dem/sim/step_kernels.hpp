@@ -160,8 +160,8 @@ enum particle_status : std::uint32_t { particle_ok = 0, particle_bad = 1, partic
 template <class Space>
 DEM_HD inline std::uint32_t status_of(const particle_view<Space>& p, const typename Space::params& coord, index_t i,
                                       typename Space::real max_speed2) {
-  const bool bad = !(norm2(p.vel[i]) <= max_speed2) | !all_finite(p.omega[i]);
-  const bool lost = !bad & !Space::inside(coord, p.pos[i]);
+  const bool bad = (int(!(norm2(p.vel[i]) <= max_speed2)) | int(!all_finite(p.omega[i]))) != 0;
+  const bool lost = (int(!bad) & int(!Space::inside(coord, p.pos[i]))) != 0;
   return (bad ? std::uint32_t{particle_bad} : 0u) | (lost ? std::uint32_t{particle_lost} : 0u);
 }
 
