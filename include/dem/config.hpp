@@ -30,12 +30,17 @@
 // and spilled contact structs (measured: +13 % instructions). nvcc inlines device code by itself.
 // DEM_KERNEL also inlines the functor into the backend's loop, so that the host compiler can
 // vectorise the loop over contacts (see backend/host.hpp).
+// DEM_INLINE: a helper that kernels share and whose inlining the vectorised loop depends on. Once a
+// second kernel (the energy ledger's) called pair_contact, GCC kept one out-of-line copy and the
+// flattened pair loop called it (gravity_packing's dense phase ran at a third of the benchmark's rate).
 #if defined(__GNUC__) && !defined(__CUDA_ARCH__)
 #define DEM_FLATTEN __attribute__((flatten))
 #define DEM_KERNEL __attribute__((flatten, always_inline)) inline
+#define DEM_INLINE __attribute__((always_inline)) inline
 #else
 #define DEM_FLATTEN
 #define DEM_KERNEL
+#define DEM_INLINE inline
 #endif
 
 // On a loop whose iterations are independent: lets GCC vectorise without runtime alias checks

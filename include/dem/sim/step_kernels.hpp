@@ -27,7 +27,7 @@ namespace dem::sim {
 // before the next force evaluation (Simulator::check_status). The contact is filled either way (the
 // pair loop is branch-free); reads go through sim::load (gathers on the host).
 template <class P>
-DEM_HD inline bool pair_contact(const particle_view<typename P::coord_space>& p, const typename P::coord_space::params& coord, std::uint32_t a,
+DEM_HD DEM_INLINE bool pair_contact(const particle_view<typename P::coord_space>& p, const typename P::coord_space::params& coord, std::uint32_t a,
                                 std::uint32_t b, material_id ma, material_id mb, typename P::real range, typename P::real dt,
                                 typename P::real time, typename P::shape::template pair_geometry<typename P::real>& g,
                                 force::contact<typename P::real>& ct) {
