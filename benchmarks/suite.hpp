@@ -7,6 +7,7 @@
 //   tiled_bed/<backend>/<law>/<N>              the dense settled bed at any N (tiles of the 10,000 bed)
 //   tiled_bed/<backend>/<law>/<precision>/<coord>/<N>   the same for the force-law / precision / coordinate matrix
 //   contact_detection/<backend>/<law>/<N>      Simulator::rebuild_contact_list() alone, on the tiled bed
+//   inspect_particles|inspect_region|inspect_contacts_region|inspect_contacts/<backend>/<law>/<N>   inspectors on the tiled bed
 //   copy_bandwidth/cuda/<bytes>                device-to-device cudaMemcpy (CUDA binary only)
 //
 // Counters of the stepping scenarios (free_fall, tiled_bed):
@@ -67,6 +68,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -409,6 +411,48 @@ void contact_detection(benchmark::State& state, std::size_t n) {
     const double np = f.sim.num_particles();
     state.counters["particles_per_s"] = benchmark::Counter(np * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
     state.counters["listed_pairs_per_particle"] = static_cast<double>(f.sim.num_listed_pairs()) / np;
+    state.counters["particles"] = np;
+    state.counters["threads"] = Backend::concurrency();
+  } catch (const std::exception& e) {
+    release_fixture();
+    state.SkipWithError(e.what());
+  }
+}
+
+// Inspectors (inspect/inspect.hpp) on the tiled bed (the same fixture as tiled_bed at this N), each
+// one reduction over the particles: `which` = 0: inspect::particles over everything; 1: particles
+// in a box holding the middle half of the bed (exact packing fraction of the spheres it cuts);
+// 2: inspect::contacts in that box (coordination, histogram, fabric, Love–Weber stress); 3:
+// inspect::contacts over the whole bed (a box around it: every particle and contact).
+// Counters: particles_per_s, and fraction_of_step = the inspector's time / the time of one step
+// (20 steps timed in each call, before the timed loop). Target (issue 14): <= 0.1 at N = 1e6.
+template <class Backend, class Force>
+void inspectors(benchmark::State& state, std::size_t n, int which) {
+  using Sim = simulator<Backend, Force>;
+  try {
+    auto& f = fixture<tiled_fixture<Sim>>(fixture_key<Sim>("tiled_bed", n), n);
+    const auto t0 = std::chrono::steady_clock::now();
+    f.sim.step(20);
+    f.sim.backend().synchronize();
+    const double step_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / 20;
+    const auto all = dem::inspect::particles(f.sim);
+    const dem::vec3d lo = all.extent_lo, hi = all.extent_hi, e = hi - lo;
+    const dem::inspect::box middle{lo + e * 0.25, hi - e * 0.25}, whole{lo - e * 0.01, hi + e * 0.01};
+    double checksum = 0;
+    for (auto _ : state) {
+      if (which == 0) checksum += dem::inspect::particles(f.sim).kinetic_energy();
+      else if (which == 1) checksum += dem::inspect::particles(f.sim, middle).packing_fraction;
+      else if (which == 2) checksum += dem::inspect::contacts(f.sim, middle).coordination;
+      else checksum += dem::inspect::contacts(f.sim, whole).coordination;
+      f.sim.backend().synchronize();
+    }
+    benchmark::DoNotOptimize(checksum);
+    const double np = f.sim.num_particles();
+    state.counters["particles_per_s"] = benchmark::Counter(np * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["step_s"] = step_s;
+    // Time per iteration / step_s: an inverted rate of iterations x step_s.
+    state.counters["fraction_of_step"] = benchmark::Counter(static_cast<double>(state.iterations()) * step_s,
+                                                            benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
     state.counters["particles"] = np;
     state.counters["threads"] = Backend::concurrency();
   } catch (const std::exception& e) {

@@ -58,6 +58,10 @@ void register_all() {
     add(name("tiled_bed", hertz_mindlin::name, n), [n](benchmark::State& st) { suite::tiled_bed<backend, hertz_mindlin>(st, n); });
     add(name("contact_detection", hertz_mindlin::name, n),
         [n](benchmark::State& st) { suite::contact_detection<backend, hertz_mindlin>(st, n); });
+    const char* inspectors[] = {"inspect_particles", "inspect_region", "inspect_contacts_region", "inspect_contacts"};
+    for (int which = 0; which < 4; ++which)
+      add(name(inspectors[which], hertz_mindlin::name, n),
+          [n, which](benchmark::State& st) { suite::inspectors<backend, hertz_mindlin>(st, n, which); });
     add(name("free_fall", hertz_mindlin::name, n), [n](benchmark::State& st) { suite::free_fall<backend, hertz_mindlin>(st, n); });
   }
   add_matrix<linear_spring_dashpot, dem::precision::single, dem::coord::floating>(matrix_n);

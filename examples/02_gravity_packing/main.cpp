@@ -123,8 +123,17 @@ int run(const options& o) {
   if (!o.out.empty()) dem::io::write_csv(o.out + "/particles_final.csv", snap);
   const double h = dem::analysis::bed_height(snap);
   const double m = 4 * r;
+  // The bed's inside, 4 radii from the walls and from its rough top: the exact solid fraction of the
+  // spheres the box holds or cuts, the coordination number and the Love–Weber stress (inspectors:
+  // one pass each, on the simulator's backend).
   double phi = 0;
-  if (h > 3 * m) phi = dem::analysis::packing_fraction(snap, {{m, m, m}, {width - m, width - m, h - m}});
+  if (h > 3 * m) {
+    const dem::inspect::box inside{{m, m, m}, {width - m, width - m, h - m}};
+    phi = dem::inspect::particles(sim, inside).packing_fraction;
+    const dem::inspect::contact_summary c = dem::inspect::contacts(sim, inside);
+    std::printf("bed: packing_fraction=%.4f coordination=%.3f mean_pressure=%.4e Pa vertical_stress=%.4e Pa (Love-Weber, compression negative)\n",
+                phi, c.coordination, c.mean_pressure(), c.stress[8]);
+  }
   const double n = static_cast<double>(o.n);
   const auto rate = [&](double steps, double seconds) { return seconds > 0 ? n * steps / seconds : 0.0; };
   std::printf("phases: fall %llu steps at %.4e particle-steps/s, landing %llu steps at %.4e, dense %llu steps at %.4e\n",

@@ -15,3 +15,4 @@
 #include "dem/sim/simulator.hpp"
 #include "dem/sample/lattice.hpp"
 #include "dem/analysis/packing.hpp"
+#include "dem/inspect/inspect.hpp"

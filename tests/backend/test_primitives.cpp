@@ -32,6 +32,24 @@ struct read_double {
 struct half_index {
   DEM_HD float operator()(index_t i) const { return 0.5f * static_cast<float>(i); }
 };
+// transform_reduce's accumulator: a sum, a count and a maximum folded together.
+struct sum_count_max {
+  double sum, count, max;
+};
+struct fold_scm {
+  DEM_HD sum_count_max operator()(const sum_count_max& a, const sum_count_max& b) const {
+    return {a.sum + b.sum, a.count + b.count, a.max > b.max ? a.max : b.max};
+  }
+};
+struct positives {  // the positive values: their sum, count and largest
+  const double* p;
+  DEM_HD sum_count_max operator()(index_t i) const {
+    return p[i] > 0 ? sum_count_max{p[i], 1.0, p[i]} : sum_count_max{0.0, 0.0, -1.0e308};
+  }
+};
+struct positives_accumulating : positives {  // the same with the host's accumulate path
+  DEM_HD void accumulate(sum_count_max& a, index_t i) const { a = fold_scm{}(a, (*this)(i)); }
+};
 
 
 template <class Key>
@@ -277,6 +295,35 @@ TEST_CASE("backend: reduce_sum and reduce_max") {
 
   CHECK(be.reduce_sum(0, half_index{}) == 0.0);
   CHECK(be.reduce_max(0, half_index{}) == -1.0e308);
+}
+
+TEST_CASE("backend: transform_reduce folds a struct of results") {
+  backend be;
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  const index_t n = 54321;
+  std::vector<double> x(n);
+  for (auto& v : x) v = dist(rng);
+  backend::buffer<double> d;
+  d.assign(x);
+  sum_count_max want{0.0, 0.0, -1.0e308};
+  for (double v : x)
+    if (v > 0) want = {want.sum + v, want.count + 1, std::max(want.max, v)};
+  const sum_count_max identity{0.0, 0.0, -1.0e308};
+  const sum_count_max got = be.transform_reduce(n, positives{d.data()}, fold_scm{}, identity);
+  CHECK(got.sum == doctest::Approx(want.sum).epsilon(1e-12));
+  CHECK(got.count == want.count);
+  CHECK(got.max == want.max);
+  // The accumulate path (host) gives the same bits as the fold; and a second call the same bits.
+  const sum_count_max again = be.transform_reduce(n, positives_accumulating{{d.data()}}, fold_scm{}, identity);
+  CHECK(again.sum == got.sum);
+  CHECK(again.count == got.count);
+  CHECK(again.max == got.max);
+  // Nothing to fold: the identity.
+  const sum_count_max none = be.transform_reduce(0, positives{d.data()}, fold_scm{}, identity);
+  CHECK(none.sum == 0.0);
+  CHECK(none.count == 0.0);
+  CHECK(none.max == -1.0e308);
 }
 
 TEST_CASE("backend: a buffer that cannot grow throws allocation_error with the size asked for") {

@@ -19,6 +19,7 @@
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
+#include <thrust/iterator/counting_iterator.h>
 #include <cub/device/device_scan.cuh>
 #include <cuda/functional>
 #include <cuda/std/functional>
@@ -291,6 +292,23 @@ struct cuda {
     return reduce(n, f, ::cuda::maximum<>{}, -1.0e308, "reduce_max evaluate kernel launch");
   }
 
+  // f(i) folded with op over [0, n) from `identity` (CUB's TransformReduce over the indices: no
+  // scratch array of T). f and op must be callable on the device (DEM_HD); T trivially copyable.
+  template <class T, class F, class Op>
+  T transform_reduce(index_t n, const F& f, const Op& op, const T& identity) {
+    static_assert(std::is_trivially_copyable_v<T>, "dem::backend::cuda::transform_reduce: T must be trivially copyable");
+    if (n == 0) return identity;
+    if (result_.size() < sizeof(T)) result_.discard_resize(sizeof(T));
+    T* out = reinterpret_cast<T*>(result_.data());
+    const thrust::counting_iterator<index_t> first(0);
+    std::size_t temp = 0;
+    DEM_CUDA_CHECK(cub::DeviceReduce::TransformReduce(nullptr, temp, first, out, n, op, f, identity));
+    DEM_CUDA_CHECK(cub::DeviceReduce::TransformReduce(workspace(temp), temp, first, out, n, op, f, identity));
+    T result;
+    DEM_CUDA_CHECK(cudaMemcpy(&result, out, sizeof(T), cudaMemcpyDeviceToHost));
+    return result;
+  }
+
   // Waits for outstanding work; reports errors of earlier asynchronous kernels.
   void synchronize() const { DEM_CUDA_CHECK(cudaDeviceSynchronize()); }
 
@@ -327,6 +345,7 @@ struct cuda {
   buffer<std::uint32_t> value_alt_;
   buffer<double> values_;
   buffer<std::uint64_t> scalar_;
+  buffer<unsigned char> result_;  // transform_reduce's result (any trivially copyable T)
 };
 
 }  // namespace dem::backend

@@ -198,6 +198,18 @@ struct emulated_device {
     return reduce(n, f, [](double a, double b) { return a > b ? a : b; });
   }
 
+  // f(i) folded with op over [0, n) from `identity`, as backend::cuda: evaluated into scratch, then
+  // folded as a tree (another association than the host's).
+  template <class T, class F, class Op>
+  T transform_reduce(index_t n, const F& f, const Op& op, const T& identity) const {
+    if (n == 0) return identity;
+    std::vector<T> v(n);
+    for_each(n, evaluate_into<T, F>{f, v.data()});
+    for (std::size_t width = 1; width < n; width *= 2)
+      for (std::size_t i = 0; i + width < n; i += 2 * width) v[i] = op(v[i], v[i + width]);
+    return op(identity, v[0]);
+  }
+
   void synchronize() const {}
 
  private:
@@ -216,6 +228,13 @@ struct emulated_device {
     F f;
     double* out;
     void operator()(index_t i) const { out[i] = static_cast<double>(f(i)); }
+  };
+
+  template <class T, class F>
+  struct evaluate_into {
+    F f;
+    T* out;
+    void operator()(index_t i) const { out[i] = f(i); }
   };
 
   detail::radix_sorters sorters_;

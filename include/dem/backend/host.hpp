@@ -191,6 +191,33 @@ struct host {
     return s;
   }
 
+  // f(i) folded with op over [0, n), starting from `identity` (returned when n == 0): fixed chunks
+  // folded serially, their results folded in order, so the bits do not depend on the thread count.
+  // For reductions of several values in one pass (inspect/): T is a small trivially copyable struct
+  // and op an associative DEM_HD combination (sums, minima, maxima). Where f also has
+  // accumulate(T&, i), equal to acc = op(acc, f(i)), the host folds through it: a struct of some 30
+  // doubles built and folded per element would cost more than the element's own work.
+  template <class T, class F, class Op>
+  T transform_reduce(index_t n, const F& f, const Op& op, const T& identity) const {
+    const index_t chunks = (n + chunk - 1) / chunk;
+    std::vector<T> part(chunks, identity);
+#if defined(_OPENMP)
+#pragma omp parallel for schedule(static) if (n >= parallel_threshold)
+#endif
+    for (std::int64_t c = 0; c < static_cast<std::int64_t>(chunks); ++c) {
+      T s = identity;
+      const index_t end = std::min<index_t>(n, static_cast<index_t>((c + 1) * chunk));
+      for (index_t i = static_cast<index_t>(c * chunk); i < end; ++i) {
+        if constexpr (requires(T& acc) { f.accumulate(acc, i); }) f.accumulate(s, i);  // into s: no T per element
+        else s = op(s, f(i));
+      }
+      part[c] = s;
+    }
+    T s = identity;
+    for (const T& x : part) s = op(s, x);
+    return s;
+  }
+
   // Waits for outstanding work (nothing is asynchronous on the host).
   void synchronize() const {}
 

@@ -28,6 +28,7 @@
 #include "dem/contact/contact_list.hpp"
 #include "dem/energy/ledger.hpp"
 #include "dem/energy/ledger_driver.hpp"
+#include "dem/inspect/inspect.hpp"
 #include "dem/io/snapshot.hpp"
 #include "dem/io/vtk.hpp"
 #include "dem/material/material.hpp"
@@ -622,6 +623,8 @@ class Simulator {
   friend struct energy::ledger_driver;
   template <class>
   friend struct sim::contact_builder;
+  template <class>
+  friend struct inspect::access;
   struct host_state {
     std::vector<position_type> pos;
     std::vector<position_type> pos_ref;  // position at the last contact-list build (the skin budget used)
@@ -948,6 +951,7 @@ class Simulator {
                                           walls_.view(), walls_.walls(), params_.data(), num_materials(),
                                           wildcards_view(), rigid(), vec3<real>(cfg_.gravity), dt, t, vmax2, integrate,
                                           !separate_integration, status_.data()});
+    forces_current_ = true;
     if constexpr (separate_integration) {
       if (integrate && backend_.reduce_or(num_particles_, sim::sphere_finish_kernel<Policies>{view(), coord_, dt, vmax2}))
         backend_.for_each(num_particles_, sim::status_kernel<coord_space>{view(), coord_, vmax2, status_.data()});
@@ -1009,7 +1013,10 @@ class Simulator {
       throw allocation_error(context() + ": out of memory");
     }
   }
-  void rebuild_contacts_now() { sim::contact_builder<Simulator>::rebuild(*this); }
+  void rebuild_contacts_now() {
+    forces_current_ = false;  // the listed forces no longer match the list until the next evaluation
+    sim::contact_builder<Simulator>::rebuild(*this);
+  }
 
   template <class T>
   void permute(buffer<T>& b, std::uint32_t stride = 1) {
@@ -1060,6 +1067,7 @@ class Simulator {
   double r_max_ = 0;
   double max_range_ = 0;
   bool contacts_valid_ = false;
+  bool forces_current_ = false;  // the listed contact forces belong to the current list (inspect::contacts)
   bool prepared_ = false;
   bool dirty_params_ = true;
 

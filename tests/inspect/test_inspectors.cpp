@@ -1,0 +1,264 @@
+// Inspectors (inspect/inspect.hpp) on every backend, against references computed on the host from
+// the particles' state and the contact network: counts exact, sums to 1e-12 (relative).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "support/scenarios.hpp"
+
+using namespace dem_test;
+using dem::vec3d;
+namespace inspect = dem::inspect;
+
+namespace {
+
+using sim = sim_t<dem::force::hertz_mindlin>;
+const double pi = 3.14159265358979323846;
+
+bool close(double a, double b, double rel = 1e-12) { return std::fabs(a - b) <= rel * std::max(std::fabs(a), std::fabs(b)) + 1e-300; }
+
+// Spheres of two materials, scattered without contact, with velocities and spins; one leaves the
+// domain (lost) before the inspection.
+struct scattered {
+  sim s;
+  dem::particle_set set;
+  std::vector<dem::material_id> mats;
+  std::vector<vec3d> spin;
+  static dem::simulation_config config() {
+    dem::simulation_config c = zero_g_config(0.05);
+    c.dt = 1e-6;
+    return c;
+  }
+  scattered() : s(config()) {
+    const auto m0 = s.add_material({"a", 2500, 1e7, 0.3, 0.5, 0.5, 0.0});
+    const auto m1 = s.add_material({"b", 7800, 1e7, 0.3, 0.5, 0.5, 0.0});
+    for (int k = 0; k < 400; ++k) {
+      const double t = k * 0.618034;
+      set.positions.push_back({0.04 * (std::fmod(t, 1.0) - 0.5), 0.04 * (std::fmod(3.7 * t, 1.0) - 0.5), 0.04 * (std::fmod(7.3 * t, 1.0) - 0.5)});
+      set.radii.push_back(1e-4 * (1 + 0.5 * std::fmod(11.1 * t, 1.0)));
+      set.velocities.push_back({0.1 * std::sin(t), 0.2 * std::cos(2 * t), -0.05 * std::sin(3 * t)});
+      spin.push_back({10 * std::cos(t), -5 * std::sin(t), 2.0});
+      mats.push_back(k % 3 == 0 ? m1 : m0);
+    }
+    set.positions[17] = {0.049998, 0, 0};  // leaves through +x in the first step
+    set.velocities[17] = {5, 0, 0};
+    s.set_log(nullptr);  // the lost particle is expected
+    s.add_particles(set, mats);
+    s.set_angular_velocities(spin);
+    s.step(1);
+  }
+};
+
+struct heavy_only {
+  DEM_HD bool operator()(const inspect::particle& p) const { return p.material == 1; }
+};
+struct upper_half {  // a user region
+  DEM_HD bool contains(const vec3d& x) const { return x.z > 0; }
+};
+
+// The reference: the same quantities from the host copy of the state.
+template <class Region, class Filter>
+inspect::particle_summary reference(sim& s, const std::vector<dem::material_id>& mats, const Region& region, const Filter& filter) {
+  const dem::io::snapshot snap = s.snapshot();
+  const auto w = s.angular_velocities();
+  const double rho[2] = {2500, 7800};
+  inspect::particle_summary r;
+  r.max_speed = 0;
+  double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+  vec3d mx{0, 0, 0};
+  for (std::size_t i = 0; i < snap.size(); ++i) {
+    if (!snap.active[i]) continue;
+    const double rad = snap.radius[i], v = 4.0 / 3.0 * pi * rad * rad * rad, m = rho[mats[i]] * v;
+    const vec3d x = snap.position[i], u = snap.velocity[i];
+    const inspect::particle p{x, u, w[i], rad, m, static_cast<std::uint32_t>(i), mats[i]};
+    if (!filter(p) || !region.contains(x)) continue;
+    ++r.count;
+    r.mass += m;
+    r.volume += v;
+    mx += x * m;
+    r.momentum += u * m;
+    r.kinetic_translational += 0.5 * m * norm2(u);
+    r.kinetic_rotational += 0.5 * 0.4 * m * rad * rad * norm2(w[i]);
+    r.max_speed = std::max(r.max_speed, norm(u));
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = std::min(lo[k], x[k]);
+      hi[k] = std::max(hi[k], x[k]);
+    }
+  }
+  r.centre_of_mass = mx / r.mass;
+  r.lowest = {lo[0], lo[1], lo[2]};
+  r.highest = {hi[0], hi[1], hi[2]};
+  return r;
+}
+
+void check_against(const inspect::particle_summary& got, const inspect::particle_summary& want) {
+  CHECK(got.count == want.count);
+  CHECK(close(got.mass, want.mass, 1e-6));  // masses: the simulator stores 1/m in the precision's real
+  CHECK(close(got.volume, want.volume));
+  CHECK(close(got.kinetic_translational, want.kinetic_translational, 1e-6));
+  CHECK(close(got.kinetic_rotational, want.kinetic_rotational, 1e-6));
+  CHECK(close(got.max_speed, want.max_speed));
+  for (int k = 0; k < 3; ++k) {
+    CHECK(close(got.centre_of_mass[k], want.centre_of_mass[k], 1e-9));
+    CHECK(close(got.momentum[k], want.momentum[k], 1e-6));
+    CHECK(got.lowest[k] == want.lowest[k]);
+    CHECK(got.highest[k] == want.highest[k]);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("particle inspectors against the host state: all, a box, a ball, a cylinder, a user region, a filter") {
+  scattered f;
+  REQUIRE(f.s.num_lost() == 1);
+  const inspect::any_particle all;
+  {
+    const auto got = inspect::particles(f.s);
+    check_against(got, reference(f.s, f.mats, inspect::everywhere{}, all));
+    CHECK(got.count == 399);
+    CHECK(std::isnan(got.packing_fraction));  // no region volume
+  }
+  const inspect::box b{{-0.01, -0.015, -0.02}, {0.012, 0.01, 0.005}};
+  const inspect::ball ball{{0.003, -0.002, 0.001}, 0.012};
+  const inspect::cylinder cyl{{0.0, 0.001, -0.01}, {0, 0, 2}, 0.009, 0.025};  // axis normalised by the inspector
+  const inspect::cylinder cyl_unit{{0.0, 0.001, -0.01}, {0, 0, 1}, 0.009, 0.025};
+  check_against(inspect::particles(f.s, b), reference(f.s, f.mats, b, all));
+  check_against(inspect::particles(f.s, ball), reference(f.s, f.mats, ball, all));
+  check_against(inspect::particles(f.s, cyl), reference(f.s, f.mats, cyl_unit, all));
+  check_against(inspect::particles(f.s, upper_half{}), reference(f.s, f.mats, upper_half{}, all));
+  check_against(inspect::particles(f.s, inspect::where(b, heavy_only{})), reference(f.s, f.mats, b, heavy_only{}));
+  const auto heavy = inspect::particles(f.s, inspect::where(inspect::everywhere{}, heavy_only{}));
+  CHECK(heavy.count == 134);  // k % 3 == 0 for k < 400, none of them the lost particle 17
+  // Packing fractions: every sphere's exact share, summed on the host.
+  const dem::io::snapshot snap = f.s.snapshot();
+  double in_box = 0, in_ball = 0, in_cyl = 0;
+  for (std::size_t i = 0; i < snap.size(); ++i) {
+    if (!snap.active[i]) continue;
+    in_box += inspect::sphere_box_volume(snap.position[i], snap.radius[i], b.lo, b.hi);
+    in_ball += inspect::sphere_ball_volume(snap.position[i], snap.radius[i], ball.centre, ball.radius);
+    in_cyl += inspect::sphere_cylinder_volume(snap.position[i], snap.radius[i], cyl_unit.base, cyl_unit.axis, cyl_unit.length, cyl_unit.radius);
+  }
+  CHECK(close(inspect::particles(f.s, b).packing_fraction, in_box / b.volume()));
+  CHECK(close(inspect::particles(f.s, ball).packing_fraction, in_ball / ball.volume()));
+  CHECK(close(inspect::particles(f.s, cyl).packing_fraction, in_cyl / cyl_unit.volume()));
+  // An empty selection: zero count, NaN centre.
+  const auto none = inspect::particles(f.s, inspect::box{{0.049, 0.049, 0.049}, {0.05, 0.05, 0.05}});
+  CHECK(none.count == 0);
+  CHECK(std::isnan(none.centre_of_mass.x));
+}
+
+TEST_CASE("a dense packing's packing fraction: a lattice of touching spheres fills pi/6 of a cell-aligned box") {
+  dem::simulation_config c = zero_g_config(0.01);
+  sim s(c);
+  const auto m = s.add_material({"a", 2500, 1e7, 0.3, 0.5, 0.5, 0.0});
+  dem::particle_set p;
+  const double r = 1e-3, a = 2 * r * 1.0000001;
+  for (int i = -4; i < 4; ++i)
+    for (int j = -4; j < 4; ++j)
+      for (int k = -4; k < 4; ++k) {
+        p.positions.push_back({(i + 0.5) * a, (j + 0.5) * a, (k + 0.5) * a});
+        p.radii.push_back(r);
+      }
+  s.add_particles(p, m);
+  // A box through the centres of the outer layer's spheres: each cell of side a holds one sphere's volume.
+  const double h = 3.5 * a;
+  const auto in = inspect::particles(s, inspect::box{{-h, -h, -h}, {h, h, h}});
+  CHECK(in.packing_fraction == doctest::Approx(pi / 6 / 1.0000003).epsilon(1e-9));
+  CHECK(in.count == 7 * 7 * 7);  // the outer layers' centres lie on the faces: lo counts, hi does not
+}
+
+TEST_CASE("contact inspectors on a compressed cubic lattice: coordination, histogram, fabric, Love–Weber stress") {
+  dem::simulation_config c = zero_g_config(0.02);
+  c.allow_initial_overlap = true;
+  c.dt = 1e-7;
+  sim s(c);
+  const auto m = s.add_material({"a", 2500, 1e8, 0.3, 0.5, 0.5, 0.0});
+  const int n = 5;
+  const double r = 1e-3, a = 2 * r - 2e-6;  // 2 micrometres of overlap along the lattice axes
+  dem::particle_set p;
+  for (int k = 0; k < n; ++k)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        p.positions.push_back({i * a, j * a, k * a});
+        p.radii.push_back(r);
+      }
+  s.add_particles(p, m);
+  s.step(1);
+  const inspect::box all_box{{-2 * r, -2 * r, -2 * r}, {n * a + 2 * r, n * a + 2 * r, n * a + 2 * r}};
+  const auto cs = inspect::contacts(s, all_box);
+  CHECK(cs.particles == std::uint64_t(n * n * n));
+  // Corners 3 contacts, edges 4, faces 5, interior 6.
+  CHECK(cs.histogram[3] == 8);
+  CHECK(cs.histogram[4] == 12 * (n - 2));
+  CHECK(cs.histogram[5] == 6 * (n - 2) * (n - 2));
+  CHECK(cs.histogram[6] == std::uint64_t((n - 2) * (n - 2) * (n - 2)));
+  CHECK(cs.contact_ends == 2 * 3 * std::uint64_t(n * n * (n - 1)));
+  CHECK(cs.coordination == doctest::Approx(2.0 * 3 * n * n * (n - 1) / (n * n * n)));
+  for (int k = 0; k < 9; ++k) CHECK(cs.fabric[k] == doctest::Approx(k % 4 == 0 ? 1.0 / 3.0 : 0.0).epsilon(1e-9));
+  // The stress from the contact network on the host: sum of (x_B - x_A) (x) f_A over the contacts.
+  const auto net = inspect::network(s);
+  REQUIRE(net.size() == std::size_t(3 * n * n * (n - 1)));
+  double moment[9] = {};
+  for (std::size_t k = 0; k < net.size(); ++k) {
+    const vec3d l = net.centre_b[k] - net.centre_a[k], f = net.normal_force[k] + net.tangential_force[k];
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) moment[3 * i + j] += l[i] * f[j];
+    CHECK(norm(net.tangential_force[k]) < 1e-9 * norm(net.normal_force[k]));
+    CHECK(net.id_a[k] < net.id_b[k]);
+  }
+  for (int k = 0; k < 9; ++k) {
+    CHECK(cs.force_moment[k] == doctest::Approx(moment[k]).epsilon(1e-9).scale(1e-12));
+    CHECK(cs.stress[k] == doctest::Approx(moment[k] / all_box.volume()).epsilon(1e-9).scale(1e-6));
+  }
+  CHECK(cs.mean_pressure() > 0);  // compressed: compression positive in mean_pressure
+  // Hertz: F = 4/3 E* sqrt(R*) delta^1.5 with E* = E / (2 (1 - nu^2)), R* = r / 2, delta = 2 um.
+  const double E_star = 1e8 / (2 * (1 - 0.09)), F = 4.0 / 3.0 * E_star * std::sqrt(r / 2) * std::pow(2e-6, 1.5);
+  CHECK(norm(net.normal_force[0]) == doctest::Approx(F).epsilon(1e-3));
+  // The contact point lies halfway between equal spheres.
+  CHECK(norm(net.point[0] - 0.5 * (net.centre_a[0] + net.centre_b[0])) < 1e-12);
+  // A region around the centre particle: 6 contacts, all counted; the ball holds one particle.
+  const vec3d mid{2 * a, 2 * a, 2 * a};
+  const auto one = inspect::contacts(s, inspect::ball{mid, 0.5 * r});
+  CHECK(one.particles == 1);
+  CHECK(one.contact_ends == 6);
+  const auto local = inspect::network(s, inspect::ball{mid, 1.01 * r});
+  CHECK(local.size() == 6);
+  // CSV and VTU output of the network.
+  const std::string dir = "inspect_output";
+  std::filesystem::create_directories(dir);
+  inspect::write_contact_csv(dir + "/net.csv", net);
+  inspect::write_contact_vtu(dir + "/net.vtu", net);
+  const std::string csv = dem::io::read_file(dir + "/net.csv");
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == std::ptrdiff_t(net.size() + 1));
+  CHECK(csv.rfind("id_a,id_b,x,y,z,", 0) == 0);
+  const std::string vtu = dem::io::read_file(dir + "/net.vtu");
+  CHECK(vtu.find("NumberOfCells=\"" + std::to_string(net.size()) + "\"") != std::string::npos);
+}
+
+TEST_CASE("inspectors refuse bad regions and stale contact forces with named errors") {
+  scattered f;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto message = [&](auto&& call) {
+    try {
+      call();
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(message([&] { inspect::particles(f.s, inspect::box{{0, 0, nan}, {1, 1, 1}}); }).find("box region lo") != std::string::npos);
+  CHECK(message([&] { inspect::particles(f.s, inspect::box{{0, 0, 0}, {1, -1, 1}}); }).find("must be above lo") != std::string::npos);
+  CHECK(message([&] { inspect::particles(f.s, inspect::ball{{0, 0, 0}, -1.0}); }).find("ball region radius is -1") != std::string::npos);
+  CHECK(message([&] { inspect::contacts(f.s, inspect::cylinder{{0, 0, 0}, {0, 0, 0}, 1.0}); }).find("cylinder region axis") != std::string::npos);
+  CHECK(message([&] { inspect::contacts(f.s, inspect::cylinder{{0, 0, 0}, {0, 0, 1}, 1.0, -2.0}); }).find("cylinder region length is -2") != std::string::npos);
+  f.s.rebuild_contact_list();
+  CHECK(message([&] { inspect::contacts(f.s); }).find("step the simulation before inspecting contacts") != std::string::npos);
+  f.s.step(1);
+  CHECK(message([&] { inspect::contacts(f.s); }) == "no error");
+}
