@@ -20,7 +20,8 @@
 // force (its trapezoid work against the exact change of its potential), rounding and the branch
 // vectors' small turn within a step: the closure is a measure of how well dt resolves the contacts.
 //
-// Gravity's work is accumulated per step (m g · Δx) and also equals -ΔPE while gravity is fixed.
+// Gravity's work is accumulated per step (m g · Δx) and equals -ΔPE (Simulator::set_gravity re-bases
+// the potential energy and the shadow term when gravity changes between steps).
 // Moving boundaries' work is F · v_b + C · ω_b over each wall contact, by the same trapezoid rule.
 // Work by external forces is zero until those exist (families issue). Spheres with velocity
 // Verlet only.

@@ -358,6 +358,30 @@ class Simulator {
 
   void set_dt(double dt) { check_dt(dt); cfg_.dt = dt; prepared_ = false; }
 
+  // Gravity from the next step on (a tilted or spinning-up frame, a change of planet, gravity
+  // switched on after a fill). Velocity Verlet's stored forces are evaluated again with it, so the
+  // step's first kick already uses it. The energy ledger, when on, re-bases its potential energy
+  // and velocity Verlet's shadow term at the change, so that it keeps closing.
+  void set_gravity(const vec3d& g) {
+    if (!all_finite(g)) throw std::invalid_argument("dem: set_gravity: gravity is not finite: " + str(g));
+    if constexpr (ledger_supported) {
+      if (ledger_on_ && ledger_primed_ && num_particles_) {
+        double kinetic = 0, potential = 0, elastic = 0, shadow = 0, kinetic2 = 0, potential2 = 0, elastic2 = 0, shadow2 = 0;
+        ledger_state_now(kinetic, potential, elastic, shadow);
+        cfg_.gravity = g;
+        prepared_ = false;
+        prepare();  // the forces of the current state with the new gravity (what the next step starts from)
+        ledger_state_now(kinetic2, potential2, elastic2, shadow2);
+        ledger_totals_.potential_start += potential2 - potential;
+        ledger_totals_.shadow_start += shadow2 - shadow;
+        return;
+      }
+    }
+    cfg_.gravity = g;
+    prepared_ = false;
+  }
+  vec3d gravity() const { return cfg_.gravity; }
+
   // Replaces the velocities / angular velocities (ordered by particle id).
   void set_velocities(const std::vector<vec3d>& v_by_id) { set_by_id(&host_state::vel, v_by_id, "velocity"); }
   void set_angular_velocities(const std::vector<vec3d>& w_by_id) {
