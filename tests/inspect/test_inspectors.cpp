@@ -181,14 +181,7 @@ TEST_CASE("contact inspectors on a compressed cubic lattice: coordination, histo
   const auto m = s.add_material({"a", 2500, 1e8, 0.3, 0.5, 0.5, 0.0});
   const int n = 5;
   const double r = 1e-3, a = 2 * r - 2e-6;  // 2 micrometres of overlap along the lattice axes
-  dem::particle_set p;
-  for (int k = 0; k < n; ++k)
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i) {
-        p.positions.push_back({i * a, j * a, k * a});
-        p.radii.push_back(r);
-      }
-  s.add_particles(p, m);
+  s.add_particles(pressed_cubic_lattice(n, r, 2e-6), m);
   s.step(1);
   const inspect::box all_box{{-2 * r, -2 * r, -2 * r}, {n * a + 2 * r, n * a + 2 * r, n * a + 2 * r}};
   const auto cs = inspect::contacts(s, all_box);

@@ -28,6 +28,20 @@ struct hertz_mindlin_time_step {
   }
 };
 
+// An n x n x n simple cubic lattice of spheres of radius r from the origin, neighbours `overlap` apart
+// closer than touching: every particle presses on its 3 (corner) to 6 (interior) neighbours.
+inline dem::particle_set pressed_cubic_lattice(int n, double r, double overlap) {
+  const double a = 2 * r - overlap;
+  dem::particle_set p;
+  for (int k = 0; k < n; ++k)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        p.positions.push_back({i * a, j * a, k * a});
+        p.radii.push_back(r);
+      }
+  return p;
+}
+
 inline dem::simulation_config zero_g_config(double half_width = 1.0) {
   dem::simulation_config c;
   c.domain = {{-half_width, -half_width, -half_width}, {half_width, half_width, half_width}};

@@ -23,8 +23,8 @@
 // Gravity's work is accumulated per step (m g · Δx) and equals -ΔPE (Simulator::set_gravity re-bases
 // the potential energy and the shadow term when gravity changes between steps).
 // Moving boundaries' work is F · v_b + C · ω_b over each wall contact, by the same trapezoid rule.
-// Work by external forces is zero until those exist (families issue). Spheres with velocity
-// Verlet only.
+// External forces' work (Simulator::set_external_forces) is F · Δx + T · Δθ per step. Spheres with
+// velocity Verlet only.
 #include <cmath>
 #include <cstdint>
 
@@ -47,7 +47,7 @@ struct ledger {
   double shadow_start = 0, shadow = 0;        // Σ dt²/8 (|F|²/m + |T|²/I): velocity Verlet's shadow term
   // Accumulated over the steps.
   double gravity_work = 0;
-  double external_work = 0;  // user forces (none yet)
+  double external_work = 0;  // user forces (Simulator::set_external_forces)
   double boundary_work = 0;  // moving boundaries: the work they did on the particles
   double normal_damping = 0, tangential = 0, rolling = 0, twisting = 0, other = 0;
 
@@ -88,7 +88,7 @@ struct wall_motion {
 // One step's dissipation of a contact, by mechanism (what the ledger reduces), and gravity's work
 // for a particle's record.
 struct step_energy {
-  double normal_damping, tangential, rolling, twisting, other, gravity_work, boundary_work;
+  double normal_damping, tangential, rolling, twisting, other, gravity_work, boundary_work, external_work;
 };
 
 namespace detail {
@@ -194,6 +194,8 @@ struct ledger_particle_kernel {
   std::uint32_t num_materials;
   sim::wildcard_view<typename traits::owner_wildcards, typename traits::geometry_wildcards> wc;
   vec3<Real> gravity;
+  const vec3<Real>* external_force;  // per particle; null without external forces
+  const vec3<Real>* external_torque;
   contact_record<Real>* records;  // per wall entry
   step_energy* out;
   Real dt, time;
@@ -205,6 +207,9 @@ struct ledger_particle_kernel {
     }
     // Velocities are the half-step ones the drift used: this is m g . Δx.
     sum.gravity_work = static_cast<double>(dot(gravity, p.vel[i])) / static_cast<double>(p.inv_mass[i]) * static_cast<double>(dt);
+    if (external_force)  // F . Δx + T . Δθ with the half-step velocities (the values stay constant within a step)
+      sum.external_work = (static_cast<double>(dot(external_force[i], p.vel[i])) + static_cast<double>(dot(external_torque[i], p.omega[i]))) *
+                          static_cast<double>(dt);
     const std::uint32_t first = walls.offset[i], last = walls.offset[i + 1];
     if (first != last) {
       for (std::uint32_t e = first; e < last; ++e) history_copy[e] = walls.history[e];
@@ -266,7 +271,8 @@ struct field_of {
     else if constexpr (Field == 3) return e[i].twisting;
     else if constexpr (Field == 4) return e[i].other;
     else if constexpr (Field == 5) return e[i].gravity_work;
-    else return e[i].boundary_work;
+    else if constexpr (Field == 6) return e[i].boundary_work;
+    else return e[i].external_work;
   }
 };
 

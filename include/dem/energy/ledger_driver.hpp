@@ -54,7 +54,8 @@ struct ledger_driver {
     if (s.num_particles_)
       s.backend_.for_each(s.num_particles_, energy::ledger_particle_kernel<P>{
                                             s.view(), s.coord_, s.walls_.view(), s.walls_.walls(), s.ledger_.wall_history_copy.data(), s.params_.data(),
-                                            s.num_materials(), s.wildcards_view(), vec3<real>(s.cfg_.gravity), s.ledger_.wall_records.data(),
+                                            s.num_materials(), s.wildcards_view(), vec3<real>(s.cfg_.gravity), s.ext_force_ptr(), s.ext_torque_ptr(),
+                                            s.ledger_.wall_records.data(),
                                             s.ledger_.particle_out.data(), dt, t});
   }
   // One step's dissipation, before its force evaluation (same inputs).
@@ -72,6 +73,7 @@ struct ledger_driver {
     l.other += both(energy::field_of<4>{});
     if (n) l.gravity_work += s.backend_.reduce_sum(n, energy::field_of<5>{qe});
     if (n && s.walls_.num_entries()) l.boundary_work += s.backend_.reduce_sum(n, energy::field_of<6>{qe});
+    if (n && s.ext_force_.size()) l.external_work += s.backend_.reduce_sum(n, energy::field_of<7>{qe});
     ++l.steps;
   }
   // After a rebuild: each listed pair's record from the previous list, by its id key; each wall

@@ -7,7 +7,8 @@
 // shapes of rigid bodies, every per-particle array in storage order (position and the position at
 // the last contact-list build, velocities, the forces of the last evaluation that velocity
 // Verlet's next half kick uses, ...), the contact list with its history, carry-over keys and
-// incident lists, the per-(particle, plane) history, user properties, time, step and counters.
+// incident lists, the per-(particle, plane) history, user properties, external forces (when set),
+// time, step and counters.
 // Nothing random is kept by the simulator yet (samplers take their seed explicitly).
 // What is derived on load instead: the law's parameter table (from the materials), the device
 // copies of planes and shapes, and per-step scratch.
@@ -188,6 +189,10 @@ struct state_io {
                                  s.max_range_, s.contacts_valid_ ? 1u : 0u, s.prepared_ ? 1u : 0u});
     w.array("status", s.status_.to_vector());
     visit(const_cast<Sim&>(s), [&w](const char* name, auto& buffer) { w.array(name, buffer.to_vector()); });
+    if (s.ext_force_.size()) {  // external forces, in storage order (absent when none are set)
+      w.array("external_force", s.ext_force_.to_vector());
+      w.array("external_torque", s.ext_torque_.to_vector());
+    }
     w.finish();
   }
 
@@ -285,6 +290,13 @@ struct state_io {
       buffer.assign(r.array<T>(name, expected(name)));
     });
     s.status_.assign(r.array<std::uint32_t>("status", status_words));
+    if (r.has("external_force")) {
+      s.ext_force_.assign(r.array<vec3<typename Sim::real>>("external_force", n));
+      s.ext_torque_.assign(r.array<vec3<typename Sim::real>>("external_torque", n));
+      for (const auto* b : {&s.ext_force_, &s.ext_torque_})
+        for (const auto& v : b->to_vector())
+          if (!all_finite(v)) r.fail("an external force or torque is not finite");
+    }
     validate(s, r, shapes);
 
     // Derived: the parameter table (the same materials give the same table and range), scratch

@@ -60,6 +60,10 @@ struct contact_builder {
       s.permute(s.inertia_);
       s.permute(s.shape_);
     }
+    if (s.ext_force_.size()) {
+      s.permute(s.ext_force_);
+      s.permute(s.ext_torque_);
+    }
     if constexpr (Sim::law_traits::has_owner_wildcards) s.permute(s.owner_wc_);
     if constexpr (Sim::law_traits::has_geometry_wildcards) s.permute(s.geometry_wc_);
     const std::uint32_t n_active = s.num_particles_ - s.read_status()[sim::lost_count];

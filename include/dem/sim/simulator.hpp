@@ -29,6 +29,7 @@
 #include "dem/energy/ledger.hpp"
 #include "dem/energy/ledger_driver.hpp"
 #include "dem/inspect/inspect.hpp"
+#include "dem/track/tracker.hpp"
 #include "dem/io/snapshot.hpp"
 #include "dem/io/vtk.hpp"
 #include "dem/material/material.hpp"
@@ -39,6 +40,7 @@
 #include "dem/sim/rigid_kernels.hpp"
 #include "dem/sim/checkpoint.hpp"
 #include "dem/sim/contact_builder.hpp"
+#include "dem/sim/external_forces.hpp"
 #include "dem/sim/initial_overlaps.hpp"
 #include "dem/sim/config.hpp"
 #include "dem/sim/step_kernels.hpp"
@@ -382,6 +384,18 @@ class Simulator {
   }
   vec3d gravity() const { return cfg_.gravity; }
 
+  // ---- external forces (sim/external_forces.hpp) -----------------------------------------------
+  // A force and (optionally) a torque on each particle, by particle id, world frame, added to every
+  // force evaluation from the next step on until replaced or cleared: the hook for CFD–DEM coupling
+  // (drag, buoyancy) and for field forces. Placed on the backend from one upload (no state copy);
+  // they follow their particles through every reordering, are kept in checkpoints, and the energy
+  // ledger counts their work. Particles added later start with none.
+  void set_external_forces(const std::vector<vec3d>& force_by_id, const std::vector<vec3d>& torque_by_id = {}) {
+    sim::external_forces<Simulator>::set(*this, force_by_id, torque_by_id);
+  }
+  void clear_external_forces() { sim::external_forces<Simulator>::clear(*this); }
+  bool has_external_forces() const { return ext_force_.size() != 0; }
+
   // Replaces the velocities / angular velocities (ordered by particle id).
   void set_velocities(const std::vector<vec3d>& v_by_id) { set_by_id(&host_state::vel, v_by_id, "velocity"); }
   void set_angular_velocities(const std::vector<vec3d>& w_by_id) {
@@ -649,6 +663,10 @@ class Simulator {
   friend struct sim::contact_builder;
   template <class>
   friend struct inspect::access;
+  template <class>
+  friend struct sim::external_forces;
+  template <class>
+  friend struct track::access;
   struct host_state {
     std::vector<position_type> pos;
     std::vector<position_type> pos_ref;  // position at the last contact-list build (the skin budget used)
@@ -663,6 +681,7 @@ class Simulator {
     std::vector<std::uint32_t> shape;
     std::vector<owner_wildcards_type> owner_wc;
     std::vector<geometry_wildcards_type> geometry_wc;
+    std::vector<vec3<real>> ext_force, ext_torque;  // empty without external forces
   };
 
   host_state pull() const {
@@ -685,6 +704,8 @@ class Simulator {
     shape_.copy_to(h.shape);
     owner_wc_.copy_to(h.owner_wc);
     geometry_wc_.copy_to(h.geometry_wc);
+    ext_force_.copy_to(h.ext_force);
+    ext_torque_.copy_to(h.ext_torque);
     return h;
   }
 
@@ -707,6 +728,9 @@ class Simulator {
     shape_.assign(h.shape);
     owner_wc_.assign(h.owner_wc);
     geometry_wc_.assign(h.geometry_wc);
+    ext_force_.assign(h.ext_force);
+    ext_torque_.assign(h.ext_torque);
+    index_of_ids_valid_ = false;  // particles may have been added
   }
 
   // One particle or body into the host copy of the state.
@@ -727,6 +751,10 @@ class Simulator {
     h.active.push_back(1);
     if constexpr (law_traits::has_owner_wildcards) h.owner_wc.push_back(owner_wildcards_type{});
     if constexpr (law_traits::has_geometry_wildcards) h.geometry_wc.push_back(geometry_wildcards_type{});
+    if (!h.ext_force.empty()) {  // new particles start without an external force
+      h.ext_force.push_back({0, 0, 0});
+      h.ext_torque.push_back({0, 0, 0});
+    }
     r_max_ = std::max(r_max_, radius);
   }
 
@@ -852,6 +880,8 @@ class Simulator {
             has_carry ? carry_.data() : nullptr};
   }
   sim::contact_results<real> results() { return {cforce_.data(), ctorque_.data()}; }
+  const vec3<real>* ext_force_ptr() const { return ext_force_.size() ? ext_force_.data() : nullptr; }
+  const vec3<real>* ext_torque_ptr() const { return ext_torque_.size() ? ext_torque_.data() : nullptr; }
   std::uint32_t num_materials() const { return static_cast<std::uint32_t>(materials_.size()); }
   // Wall entries are listed up to this gap; boundaries may move boundary_budget() between builds.
   double boundary_margin() const { return cfg_.boundary_margin > 0 ? std::max(cfg_.boundary_margin, margin()) : margin(); }
@@ -973,7 +1003,7 @@ class Simulator {
     backend_.for_each(num_particles_, sim::particle_update_kernel<Policies>{
                                           view(), coord_, incident_offset_.data(), incident_entry_.data(), results(),
                                           walls_.view(), walls_.walls(), params_.data(), num_materials(),
-                                          wildcards_view(), rigid(), vec3<real>(cfg_.gravity), dt, t, vmax2, integrate,
+                                          wildcards_view(), rigid(), vec3<real>(cfg_.gravity), ext_force_ptr(), ext_torque_ptr(), dt, t, vmax2, integrate,
                                           !separate_integration, status_.data()});
     forces_current_ = true;
     if constexpr (separate_integration) {
@@ -1039,6 +1069,7 @@ class Simulator {
   }
   void rebuild_contacts_now() {
     forces_current_ = false;  // the listed forces no longer match the list until the next evaluation
+    index_of_ids_valid_ = false;  // particles are reordered
     sim::contact_builder<Simulator>::rebuild(*this);
   }
 
@@ -1092,6 +1123,7 @@ class Simulator {
   double max_range_ = 0;
   bool contacts_valid_ = false;
   bool forces_current_ = false;  // the listed contact forces belong to the current list (inspect::contacts)
+  bool index_of_ids_valid_ = false;  // index_of_ids_ matches the storage order (trackers)
   bool prepared_ = false;
   bool dirty_params_ = true;
 
@@ -1114,6 +1146,8 @@ class Simulator {
   std::vector<std::string> shape_names_;
   // Boundaries and the wall contact list (per particle, the boundary elements within reach).
   boundary::boundary_set<real, Backend, plane_history> walls_;
+  buffer<vec3<real>> ext_force_, ext_torque_;    // external forces (sim/external_forces.hpp); empty when none
+  buffer<std::uint32_t> index_of_ids_;           // storage index of each id (trackers; built on demand)
   buffer<owner_wildcards_type> owner_wc_;        // laws with owner wildcards
   buffer<geometry_wildcards_type> geometry_wc_;  // laws with geometry wildcards
   // Per listed pair.

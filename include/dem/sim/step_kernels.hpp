@@ -183,7 +183,7 @@ DEM_HD inline void assign(T& dst, const T& v) { dst = v; }
 template <class T>
 DEM_HD inline void assign(vec3<T>& dst, const vec3<T>& v) { store(dst, v); }  // component-wise (see store)
 
-// Gathers contact forces, adds the boundaries' and gravity, then (when `integrate` and `finish`) finishes
+// Gathers contact forces, adds the boundaries', gravity and the external forces, then (when `integrate` and `finish`) finishes
 // the step. The host passes finish = false for spheres and runs sphere_finish_kernel instead.
 // The sum runs in the incident list's order, which is canonical (by partner id): the result does
 // not depend on thread count, storage order or when the contact list was built.
@@ -207,6 +207,8 @@ struct particle_update_kernel {
   wildcard_view<typename traits::owner_wildcards, typename traits::geometry_wildcards> wc;
   rigid_view<Real, typename P::shape_data> r;  // rigid bodies only
   vec3<Real> gravity;
+  const vec3<Real>* external_force;  // per particle; null without external forces (sim/external_forces.hpp)
+  const vec3<Real>* external_torque;
   Real dt, time;
   Real max_speed2;
   bool integrate;
@@ -232,6 +234,10 @@ struct particle_update_kernel {
     }
     boundary::wall_forces<P, G>(p, r, coord, i, boundaries, walls, table, num_materials, wc, owner_sum, geometry_sum, dt, time, f, t);
     f += vec3<G>(gravity * (Real(1) / p.inv_mass[i]));
+    if (external_force) {
+      f += vec3<G>(external_force[i]);
+      t += vec3<G>(external_torque[i]);
+    }
     const vec3<Real> fr(f), tr(t);
     store(p.force[i], fr);
     store(p.torque[i], tr);
