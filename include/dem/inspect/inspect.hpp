@@ -13,6 +13,7 @@
 // a step (or, with velocity Verlet, the initial evaluation that the first step or query runs) after
 // the last change of the state.
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -92,18 +93,8 @@ struct access {
                                                                        sel.filter, records.data()});
     std::vector<detail::contact_record> host;
     records.copy_to(host);
-    std::vector<detail::contact_record> kept;
-    for (const detail::contact_record& r : host)
-      if (r.keep) {
-        detail::contact_record k = r;
-        if (k.id_a > k.id_b) {  // A is the lower id (the pair list's rule; kept for any order)
-          std::swap(k.id_a, k.id_b);
-          std::swap(k.centre_a, k.centre_b);
-          k.normal = -k.normal;
-          k.force = -k.force;
-        }
-        kept.push_back(k);
-      }
+    std::vector<detail::contact_record> kept;  // A is the lower id already (the pair list's rule)
+    std::copy_if(host.begin(), host.end(), std::back_inserter(kept), [](const detail::contact_record& r) { return r.keep != 0; });
     std::sort(kept.begin(), kept.end(), [](const detail::contact_record& x, const detail::contact_record& y) {
       return x.id_a != y.id_a ? x.id_a < y.id_a : x.id_b < y.id_b;
     });

@@ -9,10 +9,9 @@
 
 #include "dem/config.hpp"
 #include "dem/inspect/region.hpp"
-#include "dem/integrate/rigid_body.hpp"
-#include "dem/math/quaternion.hpp"
 #include "dem/math/vec3.hpp"
 #include "dem/sim/particle_view.hpp"
+#include "dem/sim/step_kernels.hpp"  // sim::kinetic_energy_of
 
 namespace dem::inspect {
 
@@ -103,11 +102,9 @@ struct particle_summary_kernel {
     a.sum[s_px] += m * s.velocity.x;
     a.sum[s_py] += m * s.velocity.y;
     a.sum[s_pz] += m * s.velocity.z;
-    a.sum[s_ket] += 0.5 * m * norm2(s.velocity);
-    if constexpr (P::rigid)
-      a.sum[s_ker] += static_cast<double>(integrate::rotational_energy(quatd(rigid.orientation[i]), vec3d(rigid.inertia[i]), s.angular_velocity));
-    else
-      a.sum[s_ker] += 0.5 * norm2(s.angular_velocity) / static_cast<double>(p.inv_inertia[i]);
+    const sim::kinetic_energy_of<P> kinetic{p, rigid};  // the simulator's own kinetic energy, in its two parts
+    a.sum[s_ket] += kinetic.translational(i);
+    a.sum[s_ker] += kinetic.rotational(i);
     const auto up = [&](int k, double v) { a.max[k] = a.max[k] > v ? a.max[k] : v; };
     up(m_speed2, norm2(s.velocity));
     for (int k = 0; k < 3; ++k) {

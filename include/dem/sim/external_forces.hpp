@@ -86,9 +86,13 @@ struct external_forces {
     for (index_t k = 0; k < n; ++k) host[k] = vec3<real>(force_by_id[k]);
     upload.assign(host);
     s.backend_.for_each(n, place_by_id_kernel<vec3<real>>{s.id_.data(), upload.data(), f.data()});
-    for (index_t k = 0; k < n; ++k) host[k] = torque_by_id.empty() ? vec3<real>{0, 0, 0} : vec3<real>(torque_by_id[k]);
-    upload.assign(host);
-    s.backend_.for_each(n, place_by_id_kernel<vec3<real>>{s.id_.data(), upload.data(), t.data()});
+    if (torque_by_id.empty()) {
+      t.fill({0, 0, 0});
+    } else {
+      for (index_t k = 0; k < n; ++k) host[k] = vec3<real>(torque_by_id[k]);
+      upload.assign(host);
+      s.backend_.for_each(n, place_by_id_kernel<vec3<real>>{s.id_.data(), upload.data(), t.data()});
+    }
     replace(s, &f, &t);
   }
 
@@ -98,33 +102,23 @@ struct external_forces {
   }
 
  private:
-  // Swaps in the new values (or none), patching velocity Verlet's stored forces and re-basing the
-  // ledger's shadow term.
+  // Swaps in the new values (or none), patching velocity Verlet's stored forces; a running energy
+  // ledger is re-based across the change (Simulator::ledger_rebased_across).
   static void replace(Sim& s, buffer<vec3<real>>* f, buffer<vec3<real>>* t) {
-    const bool had = s.ext_force_.size() != 0;
-    if constexpr (Sim::ledger_supported)  // the ledger's shadow term needs the stored forces current before the change
-      if (s.ledger_on_ && s.ledger_primed_ && s.num_particles_) s.prepare();
-    const bool patch = Sim::policy::integrator::needs_initial_force && s.prepared_ && s.num_particles_;
-    [[maybe_unused]] double kinetic = 0, potential = 0, elastic = 0, shadow_before = 0, shadow_after = 0;
-    [[maybe_unused]] const bool rebase = patch && s.ledger_on_ && s.ledger_primed_;
-    if constexpr (Sim::ledger_supported)
-      if (rebase) s.ledger_state_now(kinetic, potential, elastic, shadow_before);
-    if (patch)
-      s.backend_.for_each(s.num_particles_, patch_external_kernel<real>{s.active_.data(), s.force_.data(), s.torque_.data(),
-                                                                        had ? s.ext_force_.data() : nullptr, had ? s.ext_torque_.data() : nullptr,
-                                                                        f ? f->data() : nullptr, t ? t->data() : nullptr});
-    if (f) {
-      s.ext_force_.swap(*f);
-      s.ext_torque_.swap(*t);
-    } else {
-      s.ext_force_.clear();
-      s.ext_torque_.clear();
-    }
-    if constexpr (Sim::ledger_supported)
-      if (rebase) {
-        s.ledger_state_now(kinetic, potential, elastic, shadow_after);
-        s.ledger_totals_.shadow_start += shadow_after - shadow_before;
+    s.ledger_rebased_across([&] {
+      const bool had = s.ext_force_.size() != 0;
+      if (Sim::policy::integrator::needs_initial_force && s.prepared_ && s.num_particles_)
+        s.backend_.for_each(s.num_particles_, patch_external_kernel<real>{s.active_.data(), s.force_.data(), s.torque_.data(),
+                                                                          had ? s.ext_force_.data() : nullptr, had ? s.ext_torque_.data() : nullptr,
+                                                                          f ? f->data() : nullptr, t ? t->data() : nullptr});
+      if (f) {
+        s.ext_force_.swap(*f);
+        s.ext_torque_.swap(*t);
+      } else {
+        s.ext_force_.clear();
+        s.ext_torque_.clear();
       }
+    });
   }
 };
 

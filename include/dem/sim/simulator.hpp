@@ -366,21 +366,10 @@ class Simulator {
   // and velocity Verlet's shadow term at the change, so that it keeps closing.
   void set_gravity(const vec3d& g) {
     if (!all_finite(g)) throw std::invalid_argument("dem: set_gravity: gravity is not finite: " + str(g));
-    if constexpr (ledger_supported) {
-      if (ledger_on_ && ledger_primed_ && num_particles_) {
-        double kinetic = 0, potential = 0, elastic = 0, shadow = 0, kinetic2 = 0, potential2 = 0, elastic2 = 0, shadow2 = 0;
-        ledger_state_now(kinetic, potential, elastic, shadow);
-        cfg_.gravity = g;
-        prepared_ = false;
-        prepare();  // the forces of the current state with the new gravity (what the next step starts from)
-        ledger_state_now(kinetic2, potential2, elastic2, shadow2);
-        ledger_totals_.potential_start += potential2 - potential;
-        ledger_totals_.shadow_start += shadow2 - shadow;
-        return;
-      }
-    }
-    cfg_.gravity = g;
-    prepared_ = false;
+    ledger_rebased_across([&] {
+      cfg_.gravity = g;
+      prepared_ = false;  // velocity Verlet's stored forces are evaluated again with it
+    });
   }
   vec3d gravity() const { return cfg_.gravity; }
 
@@ -1049,6 +1038,26 @@ class Simulator {
     energy::ledger_driver<Simulator>::state_now(*this, kinetic, potential, elastic, shadow);
   }
   void prime_ledger() { energy::ledger_driver<Simulator>::prime(*this); }
+  // Applies a change between steps (gravity, external forces) so that a running ledger keeps
+  // closing: the state functions the change moves (potential energy; velocity Verlet's shadow term,
+  // through the stored forces) are re-based at the change. Without a ledger: just the change.
+  template <class Change>
+  void ledger_rebased_across(Change&& change) {
+    if constexpr (ledger_supported) {
+      if (ledger_on_ && ledger_primed_ && num_particles_) {
+        double kinetic = 0, potential = 0, elastic = 0, shadow = 0, kinetic2 = 0, potential2 = 0, elastic2 = 0, shadow2 = 0;
+        prepare();  // the stored forces of the current state, before the change
+        ledger_state_now(kinetic, potential, elastic, shadow);
+        change();
+        prepare();  // and after it (what the next step starts from)
+        ledger_state_now(kinetic2, potential2, elastic2, shadow2);
+        ledger_totals_.potential_start += potential2 - potential;
+        ledger_totals_.shadow_start += shadow2 - shadow;
+        return;
+      }
+    }
+    change();
+  }
   void ledger_step(real dt) { energy::ledger_driver<Simulator>::step(*this, dt); }
   void carry_ledger_records() { energy::ledger_driver<Simulator>::carry(*this); }
 

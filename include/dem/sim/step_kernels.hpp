@@ -366,16 +366,16 @@ template <class P>
 struct kinetic_energy_of {
   particle_view<typename P::coord_space> p;
   rigid_view<typename P::real, typename P::shape_data> r;  // rigid bodies only
-  DEM_HD double operator()(index_t i) const {
-    if (!p.active[i]) return 0.0;
-    double rotation;
+  DEM_HD double operator()(index_t i) const { return p.active[i] ? translational(i) + rotational(i) : 0.0; }
+  DEM_HD double translational(index_t i) const { return 0.5 * static_cast<double>(norm2(p.vel[i])) / p.inv_mass[i]; }
+  // With the body's inertia tensor for rigid bodies (principal moments and orientation).
+  DEM_HD double rotational(index_t i) const {
     if constexpr (P::rigid) {
       const vec3d w(p.omega[i]), inertia(r.inertia[i]);
-      rotation = static_cast<double>(integrate::rotational_energy(quatd(r.orientation[i]), inertia, w));
+      return static_cast<double>(integrate::rotational_energy(quatd(r.orientation[i]), inertia, w));
     } else {
-      rotation = 0.5 * static_cast<double>(norm2(p.omega[i])) / p.inv_inertia[i];
+      return 0.5 * static_cast<double>(norm2(p.omega[i])) / p.inv_inertia[i];
     }
-    return 0.5 * static_cast<double>(norm2(p.vel[i])) / p.inv_mass[i] + rotation;
   }
 };
 
