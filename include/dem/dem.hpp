@@ -16,3 +16,4 @@
 #include "dem/sample/lattice.hpp"
 #include "dem/analysis/packing.hpp"
 #include "dem/inspect/inspect.hpp"
+#include "dem/family/motion.hpp"

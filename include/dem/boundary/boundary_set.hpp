@@ -352,7 +352,7 @@ class boundary_set {
   // within `reach` of its bounding sphere, histories carried over by (particle id, element).
   template <class Space>
   void build(Backend& be, const typename Space::params& coord, const typename Space::position* pos, const Real* radius,
-             const std::uint32_t* id, std::uint32_t n, std::uint32_t n_active, double reach) {
+             const std::uint32_t* id, std::uint32_t n, std::uint32_t n_active, double reach, const family::mask_view& families = {}) {
     for (description& d : boundaries_) d.at_build = d.now;
     offset_.resize(std::size_t(n) + 1);
     if (boundaries_.empty() || n_active == 0) {
@@ -361,14 +361,14 @@ class boundary_set {
       return;
     }
     const boundary_view<Real> v = view();
-    be.for_each(n_active, wall_search_kernel<Space, false>{coord, pos, radius, v, static_cast<Real>(reach), offset_.data(), nullptr});
+    be.for_each(n_active, wall_search_kernel<Space, false>{coord, pos, radius, v, static_cast<Real>(reach), offset_.data(), nullptr, families});
     if (n_active < n + 1) be.for_each(n + 1 - n_active, zero_kernel{offset_.data() + n_active});
     const std::uint64_t total = be.exclusive_scan(offset_, n + 1);
     if (total >= std::numeric_limits<std::uint32_t>::max() / 2)
       throw std::runtime_error("dem: the wall contact list would hold " + std::to_string(total) + " entries, more than 2^31; reduce config.boundary_margin");
     const auto ne = static_cast<std::uint32_t>(total);
     entry_element_.resize(ne);
-    if (ne) be.for_each(n_active, wall_search_kernel<Space, true>{coord, pos, radius, v, static_cast<Real>(reach), offset_.data(), entry_element_.data()});
+    if (ne) be.for_each(n_active, wall_search_kernel<Space, true>{coord, pos, radius, v, static_cast<Real>(reach), offset_.data(), entry_element_.data(), families});
     // Carry histories over by key.
     history_.swap(old_history_);
     key_.swap(old_key_);

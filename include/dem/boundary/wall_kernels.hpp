@@ -11,6 +11,7 @@
 #include "dem/boundary/frame.hpp"
 #include "dem/broad/uniform_grid.hpp"
 #include "dem/config.hpp"
+#include "dem/family/rule.hpp"
 
 namespace dem::boundary {
 
@@ -47,12 +48,15 @@ struct wall_search_kernel {
   Real reach;
   std::uint32_t* count;          // Fill = false: per particle; Fill = true: offsets (exclusive scan)
   std::uint32_t* entry_element;  // Fill = true only
+  family::mask_view families;    // boundaries of a family whose contacts with the particle's are disabled are not listed
 
   DEM_HD void operator()(index_t i) const {
     const Real limit = radius[i] + reach;
     std::uint32_t n = 0;
     const std::uint32_t base = Fill ? count[i] : 0;
+    const bool masked = families.active();
     auto take = [&](std::uint32_t e) {
+      if (masked && families.wall_disabled(i, b.elements[e].boundary)) return;
       if constexpr (Fill) entry_element[base + n] = e;
       ++n;
     };

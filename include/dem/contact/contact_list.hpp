@@ -10,6 +10,7 @@
 
 #include "dem/broad/uniform_grid.hpp"
 #include "dem/config.hpp"
+#include "dem/family/rule.hpp"
 
 namespace dem::contact {
 
@@ -31,16 +32,18 @@ struct pair_search_kernel {
   std::uint32_t* count;         // Fill = false: per particle; Fill = true: offsets (exclusive scan)
   std::uint32_t* pair_a;        // Fill = true only
   std::uint32_t* pair_b;
+  family::mask_view families;  // pairs of families whose contacts are disabled are not listed
   DEM_HD void operator()(index_t i) const {
     using Real = typename Space::real;
     const typename Space::position pi = pos[i];
     const Real ri = radius[i] + margin;
     std::uint32_t n = 0;
     const std::uint32_t base = Fill ? count[i] : 0;
+    const bool masked = families.active();
     broad::for_each_neighbour_candidate(g, i, slot[i] + head[i] - 1, cell_key, cell_start, row_first, num_cells, [&](std::uint32_t j) {
       const vec3<Real> d = Space::difference(coord, pi, pos[j]);
       const Real reach = ri + radius[j];
-      if (norm2(d) < reach * reach) {
+      if (norm2(d) < reach * reach && !(masked && families.pair_disabled(i, j))) {
         if constexpr (Fill) {
           const bool i_first = id[i] < id[j];
           pair_a[base + n] = i_first ? i : j;

@@ -61,7 +61,7 @@ enum particle_max : int { m_speed2, m_min_x, m_min_y = m_min_x + 1, m_max_x = m_
 template <class P>
 DEM_HD particle state_of(const sim::particle_view<typename P::coord_space>& p, index_t i, const vec3d& x) {
   return {x, vec3d(p.vel[i]), vec3d(p.omega[i]), static_cast<double>(p.radius[i]), 1.0 / static_cast<double>(p.inv_mass[i]), p.id[i],
-          p.material[i]};
+          p.material[i], p.family ? p.family[i] : 0u};
 }
 
 template <class P, class Region, class Filter>

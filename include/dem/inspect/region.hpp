@@ -35,10 +35,17 @@ struct particle {
   double mass;
   std::uint32_t id;
   std::uint32_t material;
+  std::uint32_t family;  // 0 until families are used (docs/families.md)
 };
 
 struct any_particle {
   DEM_HD bool operator()(const particle&) const { return true; }
+};
+
+// The particles of one family: dem::inspect::where(region, dem::inspect::in_family{2}).
+struct in_family {
+  std::uint32_t family;
+  DEM_HD bool operator()(const particle& p) const { return p.family == family; }
 };
 
 struct everywhere {

@@ -193,6 +193,11 @@ struct state_io {
       w.array("external_force", s.ext_force_.to_vector());
       w.array("external_torque", s.ext_torque_.to_vector());
     }
+    // Families: the ids (storage order), the contact matrix and the boundaries' families. Motions,
+    // added loads and predicates are code: they are set again after a load (docs/families.md).
+    if (s.family_.size()) w.array("family", s.family_.to_vector());
+    if (!s.families_.mask_host().empty()) w.array("family.mask", s.families_.mask_host());
+    if (!s.families_.boundary_host().empty()) w.array("family.boundary", s.families_.boundary_host());
     w.finish();
   }
 
@@ -297,6 +302,23 @@ struct state_io {
         for (const auto& v : b->to_vector())
           if (!all_finite(v)) r.fail("an external force or torque is not finite");
     }
+    if (r.has("family")) {
+      const std::vector<std::uint32_t> f = r.array<std::uint32_t>("family", n);
+      for (std::uint32_t v : f) {
+        if (v >= family::max_families) r.fail("a particle has family " + std::to_string(v));
+        s.highest_family_ = std::max(s.highest_family_, v);
+      }
+      s.family_.assign(f);
+    }
+    if (r.has("family.mask")) s.families_.set_mask_host(r.array<std::uint64_t>("family.mask", std::size_t(family::max_families) * family::mask_words));
+    if (r.has("family.boundary")) {
+      const std::vector<std::uint32_t> b = r.array<std::uint32_t>("family.boundary");
+      if (b.size() > std::max<std::size_t>(s.walls_.size(), 1)) r.fail("more boundary families than boundaries");
+      for (std::uint32_t v : b)
+        if (v >= family::max_families) r.fail("a boundary has family " + std::to_string(v));
+      s.families_.set_boundary_host(b);
+    }
+    s.family_changes_seen_ = s.status_.to_vector()[family_changes];
     validate(s, r, shapes);
 
     // Derived: the parameter table (the same materials give the same table and range), scratch

@@ -64,6 +64,11 @@ struct contact_builder {
       s.permute(s.ext_force_);
       s.permute(s.ext_torque_);
     }
+    if (s.family_.size()) s.permute(s.family_);
+    if (s.family_contact_force_.size()) {
+      s.permute(s.family_contact_force_);
+      s.permute(s.family_contact_torque_);
+    }
     if constexpr (Sim::law_traits::has_owner_wildcards) s.permute(s.owner_wc_);
     if constexpr (Sim::law_traits::has_geometry_wildcards) s.permute(s.geometry_wc_);
     const std::uint32_t n_active = s.num_particles_ - s.read_status()[sim::lost_count];
@@ -87,7 +92,7 @@ struct contact_builder {
     s.backend_.for_each(n_active, contact::pair_search_kernel<typename Sim::coord_space, false>{s.coord_, g, s.pos_.data(), s.radius_.data(), s.id_.data(),
                                                                                 s.cell_keys_.data(), s.cell_start_.data(), s.row_first_.data(),
                                                                                 s.head_.data(), s.slot_.data(), num_cells, m,
-                                                                                s.pair_count_.data(), nullptr, nullptr});
+                                                                                s.pair_count_.data(), nullptr, nullptr, s.family_masks()});
     if (n_active < n + 1) s.backend_.for_each(n + 1 - n_active, sim::zero_kernel{s.pair_count_.data() + n_active});
     const std::uint64_t total = s.backend_.exclusive_scan(s.pair_count_, n + 1);
     if (total >= std::numeric_limits<std::uint32_t>::max() / 2)
@@ -99,7 +104,7 @@ struct contact_builder {
       s.backend_.for_each(n_active, contact::pair_search_kernel<typename Sim::coord_space, true>{s.coord_, g, s.pos_.data(), s.radius_.data(), s.id_.data(),
                                                                                  s.cell_keys_.data(), s.cell_start_.data(), s.row_first_.data(),
                                                                                  s.head_.data(), s.slot_.data(), num_cells, m,
-                                                                                 s.pair_count_.data(), s.pair_a_.data(), s.pair_b_.data()});
+                                                                                 s.pair_count_.data(), s.pair_a_.data(), s.pair_b_.data(), s.family_masks()});
 
     // 4. Carry history over from the previous list by pair key; keep the new keys sorted.
     if constexpr (Sim::stores_history) {
@@ -137,7 +142,8 @@ struct contact_builder {
     s.num_contacts_ = nc;
     s.backend_.for_each(n, sim::copy_kernel<typename Sim::position_type>{s.pos_.data(), s.pos_ref_.data()});
     // 6. The wall list: each particle's boundary elements within the boundary margin.
-    s.walls_.template build<typename Sim::coord_space>(s.backend_, s.coord_, s.pos_.data(), s.radius_.data(), s.id_.data(), n, n_active, s.boundary_margin() + s.max_range_);
+    s.walls_.template build<typename Sim::coord_space>(s.backend_, s.coord_, s.pos_.data(), s.radius_.data(), s.id_.data(), n, n_active, s.boundary_margin() + s.max_range_,
+                                                       s.family_masks());
     s.contacts_valid_ = true;
     ++s.rebuilds_;
     if constexpr (Sim::ledger_supported)

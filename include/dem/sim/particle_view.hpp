@@ -38,6 +38,7 @@ struct particle_view {
   std::uint32_t* id;                  // stable particle id (order of creation)
   std::uint32_t* active;              // 0 once the particle has left the domain (32 bits: gathered too)
   typename carry_of<Space>::type* carry;  // null where the coordinate policy has no carry
+  std::uint32_t* family = nullptr;        // family ids (sim/families.hpp); null until families are used: all in family 0
 };
 
 // v[i] read as the scalars 3i, 3i+1, 3i+2 of the array: the form GCC turns into vector gathers

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <cstdint>
 #include <iostream>
 #include <limits>
@@ -28,6 +29,7 @@
 #include "dem/contact/contact_list.hpp"
 #include "dem/energy/ledger.hpp"
 #include "dem/energy/ledger_driver.hpp"
+#include "dem/family/family_set.hpp"
 #include "dem/inspect/inspect.hpp"
 #include "dem/track/tracker.hpp"
 #include "dem/io/snapshot.hpp"
@@ -41,6 +43,7 @@
 #include "dem/sim/checkpoint.hpp"
 #include "dem/sim/contact_builder.hpp"
 #include "dem/sim/external_forces.hpp"
+#include "dem/sim/families.hpp"
 #include "dem/sim/initial_overlaps.hpp"
 #include "dem/sim/config.hpp"
 #include "dem/sim/step_kernels.hpp"
@@ -385,6 +388,75 @@ class Simulator {
   void clear_external_forces() { sim::external_forces<Simulator>::clear(*this); }
   bool has_external_forces() const { return ext_force_.size() != 0; }
 
+  // ---- families (family/, sim/families.hpp: docs/families.md) ------------------------------------
+  // Every particle and boundary has a family (0 .. 255; 0 until set). Per family: a prescribed
+  // motion (components may stay free), an added acceleration and force; contacts between chosen
+  // family pairs can be disabled; particles change family on request or when a predicate holds.
+  using family_id = family::family_id;
+  void set_families(const std::vector<family_id>& by_id) { sim::families<Simulator>::set_by_id(*this, by_id); }
+  void set_family(const std::vector<std::uint32_t>& ids, family_id f) {
+    std::vector<family_id> all = families();
+    for (std::uint32_t id : ids) {
+      if (id >= num_particles_)
+        throw std::invalid_argument("dem: set_family: particle id " + std::to_string(id) + " does not exist (" + std::to_string(num_particles_) + " particles)");
+      all[id] = f;
+    }
+    set_families(all);
+  }
+  std::vector<family_id> families() const { return sim::families<Simulator>::by_id(*this); }
+  // family::free{}, family::fixed{}, family::constant_velocity{...} or a user motion (family/motion.hpp).
+  template <class M>
+  void set_family_motion(family_id f, const M& motion) {
+    family::check_id(f, "set_family_motion");
+    families_.set_motion(f, family::make_motion(motion));
+    prepared_ = false;  // velocity Verlet's stored forces are evaluated again under the new rule
+  }
+  void set_family_acceleration(family_id f, const vec3d& a) {
+    family::check_id(f, "set_family_acceleration");
+    check_vector(a, "family acceleration", false);
+    families_.set_acceleration(f, a);
+    prepared_ = false;
+  }
+  void set_family_force(family_id f, const vec3d& force) {
+    family::check_id(f, "set_family_force");
+    check_vector(force, "family force", false);
+    families_.set_force(f, force);
+    prepared_ = false;
+  }
+  // Contacts between families a and b (a = b: within a family), particles and boundaries alike;
+  // effective at the next contact-list build, which this requests (disabled pairs lose history).
+  void disable_contacts(family_id a, family_id b) { set_contacts(a, b, false); }
+  void enable_contacts(family_id a, family_id b) { set_contacts(a, b, true); }
+  bool contacts_enabled(family_id a, family_id b) const {
+    family::check_id(a, "contacts_enabled");
+    family::check_id(b, "contacts_enabled");
+    return families_.contacts_enabled(a, b);
+  }
+  void set_boundary_family(std::uint32_t b, family_id f) {
+    (void)walls_[b];  // names the boundary if it does not exist
+    family::check_id(f, "set_boundary_family");
+    families_.set_boundary_family(b, f, walls_.size());
+    contacts_valid_ = false;
+  }
+  family_id boundary_family(std::uint32_t b) const { (void)walls_[b]; return families_.boundary_family(b); }
+  // Moves the active particles of family `from` for which pred(family::particle_state) holds (all,
+  // without a predicate) to family `to`, now, on the backend; returns how many moved.
+  template <class Pred = family::always>
+  std::uint32_t change_family(family_id from, family_id to, const Pred& pred = {}) {
+    static_assert(family::predicate<Pred>,
+                  "dem::Simulator::change_family: the predicate must be a trivially copyable struct with `DEM_HD bool operator()(const dem::family::particle_state&) const`");
+    return sim::families<Simulator>::change(*this, from, to, pred);
+  }
+  // The same after every step from now on (checked on the backend at the end of the step, no copy to
+  // the host); the new family's rule applies from the next step.
+  template <class Pred>
+  void change_family_when(family_id from, family_id to, const Pred& pred) {
+    static_assert(family::predicate<Pred>,
+                  "dem::Simulator::change_family_when: the predicate must be a trivially copyable struct with `DEM_HD bool operator()(const dem::family::particle_state&) const`");
+    sim::families<Simulator>::change_when(*this, from, to, pred);
+  }
+  void clear_family_predicates() { family_predicates_.clear(); }
+
   // Replaces the velocities / angular velocities (ordered by particle id).
   void set_velocities(const std::vector<vec3d>& v_by_id) { set_by_id(&host_state::vel, v_by_id, "velocity"); }
   void set_angular_velocities(const std::vector<vec3d>& w_by_id) {
@@ -656,6 +728,8 @@ class Simulator {
   friend struct sim::external_forces;
   template <class>
   friend struct track::access;
+  template <class>
+  friend struct sim::families;
   struct host_state {
     std::vector<position_type> pos;
     std::vector<position_type> pos_ref;  // position at the last contact-list build (the skin budget used)
@@ -671,6 +745,7 @@ class Simulator {
     std::vector<owner_wildcards_type> owner_wc;
     std::vector<geometry_wildcards_type> geometry_wc;
     std::vector<vec3<real>> ext_force, ext_torque;  // empty without external forces
+    std::vector<std::uint32_t> family;              // empty until families are used
   };
 
   host_state pull() const {
@@ -695,6 +770,7 @@ class Simulator {
     geometry_wc_.copy_to(h.geometry_wc);
     ext_force_.copy_to(h.ext_force);
     ext_torque_.copy_to(h.ext_torque);
+    family_.copy_to(h.family);
     return h;
   }
 
@@ -719,6 +795,9 @@ class Simulator {
     geometry_wc_.assign(h.geometry_wc);
     ext_force_.assign(h.ext_force);
     ext_torque_.assign(h.ext_torque);
+    family_.assign(h.family);
+    family_contact_force_.clear();  // sized again at the next evaluation
+    family_contact_torque_.clear();
     index_of_ids_valid_ = false;  // particles may have been added
   }
 
@@ -744,6 +823,7 @@ class Simulator {
       h.ext_force.push_back({0, 0, 0});
       h.ext_torque.push_back({0, 0, 0});
     }
+    if (!h.family.empty()) h.family.push_back(0);  // new particles start in family 0
     r_max_ = std::max(r_max_, radius);
   }
 
@@ -866,9 +946,16 @@ class Simulator {
   sim::particle_view<coord_space> view() {
     return {pos_.data(), pos_ref_.data(), vel_.data(), omega_.data(), force_.data(), torque_.data(), radius_.data(),
             inv_mass_.data(), inv_inertia_.data(), material_.data(), id_.data(), active_.data(),
-            has_carry ? carry_.data() : nullptr};
+            has_carry ? carry_.data() : nullptr, family_.size() ? family_.data() : nullptr};
   }
   sim::contact_results<real> results() { return {cforce_.data(), ctorque_.data()}; }
+  family::mask_view family_masks() { return sim::families<Simulator>::masks(*this); }
+  void set_contacts(family_id a, family_id b, bool enabled) {
+    family::check_id(a, enabled ? "enable_contacts" : "disable_contacts");
+    family::check_id(b, enabled ? "enable_contacts" : "disable_contacts");
+    families_.set_contacts(a, b, enabled);
+    contacts_valid_ = false;
+  }
   const vec3<real>* ext_force_ptr() const { return ext_force_.size() ? ext_force_.data() : nullptr; }
   const vec3<real>* ext_torque_ptr() const { return ext_torque_.size() ? ext_torque_.data() : nullptr; }
   std::uint32_t num_materials() const { return static_cast<std::uint32_t>(materials_.size()); }
@@ -959,6 +1046,7 @@ class Simulator {
     evaluate_forces(true);
     ++steps_;
     time_ += cfg_.dt;
+    sim::families<Simulator>::run_predicates(*this);
     check_status();
   }
 
@@ -992,7 +1080,8 @@ class Simulator {
     backend_.for_each(num_particles_, sim::particle_update_kernel<Policies>{
                                           view(), coord_, incident_offset_.data(), incident_entry_.data(), results(),
                                           walls_.view(), walls_.walls(), params_.data(), num_materials(),
-                                          wildcards_view(), rigid(), vec3<real>(cfg_.gravity), ext_force_ptr(), ext_torque_ptr(), dt, t, vmax2, integrate,
+                                          wildcards_view(), rigid(), vec3<real>(cfg_.gravity), ext_force_ptr(), ext_torque_ptr(),
+                                          sim::families<Simulator>::rules(*this, integrate), dt, t, vmax2, integrate,
                                           !separate_integration, status_.data()});
     forces_current_ = true;
     if constexpr (separate_integration) {
@@ -1010,6 +1099,7 @@ class Simulator {
 
   void check_status() {
     const auto s = read_status();
+    sim::families<Simulator>::note_changes(*this, s[sim::family_changes]);
     if (s[sim::bad_particle] != sim::no_particle) {
       const host_state h = pull();
       const std::uint32_t i = s[sim::bad_particle];
@@ -1156,6 +1246,14 @@ class Simulator {
   // Boundaries and the wall contact list (per particle, the boundary elements within reach).
   boundary::boundary_set<real, Backend, plane_history> walls_;
   buffer<vec3<real>> ext_force_, ext_torque_;    // external forces (sim/external_forces.hpp); empty when none
+  // Families (sim/families.hpp): ids per particle (empty until used), the table, the contact load
+  // before a rule (only while a rule exists), the predicates run after each step.
+  buffer<std::uint32_t> family_;
+  family::family_set<real, Backend> families_;
+  buffer<vec3<real>> family_contact_force_, family_contact_torque_;
+  std::vector<std::function<void(Simulator&)>> family_predicates_;
+  family_id highest_family_ = 0;
+  std::uint32_t family_changes_seen_ = 0;
   buffer<std::uint32_t> index_of_ids_;           // storage index of each id (trackers; built on demand)
   buffer<owner_wildcards_type> owner_wc_;        // laws with owner wildcards
   buffer<geometry_wildcards_type> geometry_wc_;  // laws with geometry wildcards

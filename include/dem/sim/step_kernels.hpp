@@ -12,6 +12,7 @@
 #include "dem/backend/atomic.hpp"
 #include "dem/boundary/wall_forces.hpp"
 #include "dem/config.hpp"
+#include "dem/family/rule.hpp"
 #include "dem/force/concept.hpp"
 #include "dem/force/contact.hpp"
 #include "dem/integrate/integrators.hpp"
@@ -209,6 +210,7 @@ struct particle_update_kernel {
   vec3<Real> gravity;
   const vec3<Real>* external_force;  // per particle; null without external forces (sim/external_forces.hpp)
   const vec3<Real>* external_torque;
+  family::rule_view<Real> families;  // null ids: no family rule anywhere (family/rule.hpp)
   Real dt, time;
   Real max_speed2;
   bool integrate;
@@ -218,6 +220,7 @@ struct particle_update_kernel {
   DEM_HD DEM_FLATTEN void operator()(index_t i) const {
     if (!p.active[i]) {  // no force on a particle out of the simulation (sphere_finish_kernel relies on it)
       p.force[i] = p.torque[i] = vec3<Real>{0, 0, 0};
+      if (families.family) families.contact_force[i] = families.contact_torque[i] = vec3<Real>{0, 0, 0};
       return;
     }
     vec3<G> f{0, 0, 0}, t{0, 0, 0};
@@ -233,11 +236,16 @@ struct particle_update_kernel {
       if constexpr (traits::writes_geometry_wildcards) geometry_sum += wc.geometry_increment[e];
     }
     boundary::wall_forces<P, G>(p, r, coord, i, boundaries, walls, table, num_materials, wc, owner_sum, geometry_sum, dt, time, f, t);
+    if (families.family) {  // the contact load, before a rule holds components (trackers read it)
+      families.contact_force[i] = vec3<Real>(f);
+      families.contact_torque[i] = vec3<Real>(t);
+    }
     f += vec3<G>(gravity * (Real(1) / p.inv_mass[i]));
     if (external_force) {
       f += vec3<G>(external_force[i]);
       t += vec3<G>(external_torque[i]);
     }
+    if (families.family) family::apply(families.rules[families.family[i]], Real(1) / p.inv_mass[i], f, t, p.vel[i], p.omega[i]);
     const vec3<Real> fr(f), tr(t);
     store(p.force[i], fr);
     store(p.torque[i], tr);
@@ -247,6 +255,8 @@ struct particle_update_kernel {
     if constexpr (traits::writes_geometry_wildcards) wc.geometry[i] += geometry_sum;
     if (!finish) return;
     const vec3<Real> dx = finish_step<P>(p, r, i, fr, tr, dt);
+    if constexpr (P::rigid)  // the gyroscopic term turns omega without a torque
+      if (families.family) family::hold(families.rules[families.family[i]], p.vel[i], p.omega[i]);
     assign(p.pos[i], moved(coord, p, i, dx));
     if (const std::uint32_t s = status_of(p, coord, i, max_speed2)) record_status(p, i, s, status);
   }

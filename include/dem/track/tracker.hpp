@@ -19,10 +19,12 @@
 #include <vector>
 
 #include "dem/config.hpp"
+#include "dem/family/rule.hpp"
 #include "dem/inspect/inspect.hpp"  // inspect::access<Sim>::require_forces
 #include "dem/math/aabb.hpp"
 #include "dem/math/quaternion.hpp"
 #include "dem/math/vec3.hpp"
+#include "dem/sim/families.hpp"
 
 namespace dem::track {
 
@@ -57,11 +59,18 @@ struct contact_load_kernel {
   const std::uint32_t* active;
   const vec3<Real>* external_force;  // null when none
   const vec3<Real>* external_torque;
+  const vec3<Real>* contact_force;   // the contact load itself, kept while a family rule exists (else null)
+  const vec3<Real>* contact_torque;
   vec3<Real> gravity;
   vec3<Real>* out_force;
   vec3<Real>* out_torque;
   DEM_HD void operator()(index_t k) const {
     const std::uint32_t i = index[ids[k]];
+    if (contact_force) {  // a rule may have held components of the stored total
+      out_force[k] = contact_force[i];
+      out_torque[k] = contact_torque[i];
+      return;
+    }
     vec3<Real> f = force[i], t = torque[i];
     if (active[i]) {
       f -= gravity * (Real(1) / inv_mass[i]);
@@ -114,8 +123,19 @@ struct access {
   static void require_forces(Sim& s) { inspect::access<Sim>::require_forces(s); }
   static detail::contact_load_kernel<typename Sim::real> contact_load_kernel(Sim& s, const std::uint32_t* ids, const std::uint32_t* index,
                                                                              vec3<typename Sim::real>* f, vec3<typename Sim::real>* t) {
+    const bool kept = s.family_contact_force_.size() == s.num_particles_;
     return {ids, index, s.force_.data(), s.torque_.data(), s.inv_mass_.data(), s.active_.data(), s.ext_force_ptr(), s.ext_torque_ptr(),
+            kept ? s.family_contact_force_.data() : nullptr, kept ? s.family_contact_torque_.data() : nullptr,
             vec3<typename Sim::real>(s.cfg_.gravity), f, t};
+  }
+  // The family ids (created, all 0, on first use); a change takes effect as Simulator::set_families.
+  static auto& families(Sim& s) {
+    sim::families<Sim>::ensure(s);
+    return s.family_;
+  }
+  static void families_changed(Sim& s, std::uint32_t highest) {
+    s.highest_family_ = std::max(s.highest_family_, highest);
+    sim::families<Sim>::ids_changed(s);
   }
 };
 
@@ -160,6 +180,25 @@ class tracker {
     const auto a = gather(access::active(*sim_));
     return std::vector<bool>(a.begin(), a.end());
   }
+  // The family of each tracked particle, and a new one for each (family/: docs/families.md).
+  std::vector<family::family_id> families() {
+    if (ids_.empty()) return {};
+    return gather(access::families(*sim_));
+  }
+  void set_families(const std::vector<family::family_id>& f) {
+    if (f.size() != ids_.size()) throw std::invalid_argument(count_error(f.size(), "family"));
+    family::family_id highest = 0;
+    for (std::size_t k = 0; k < f.size(); ++k) {
+      family::check_id(f[k], ("dem::track: family of particle " + std::to_string(ids_[k])).c_str());
+      highest = std::max(highest, f[k]);
+    }
+    require_active("family");
+    if (ids_.empty()) return;
+    scatter(access::families(*sim_), f);
+    access::families_changed(*sim_, highest);
+  }
+  void set_family(family::family_id f) { set_families(std::vector<family::family_id>(ids_.size(), f)); }
+
   // The force and torque the contacts (with particles and boundaries) put on each tracked particle
   // at the last evaluation.
   std::vector<vec3d> contact_forces() { return contact_loads().first; }
@@ -268,6 +307,18 @@ class tracker {
 // A tracker on the particles (or rigid bodies) with these ids.
 template <class Sim>
 tracker<Sim> particles(Sim& s, std::vector<std::uint32_t> ids) {
+  return tracker<Sim>(s, std::move(ids));
+}
+
+// A tracker on the particles in family f now (the selection is fixed when it is made: particles
+// that change family later stay tracked).
+template <class Sim>
+tracker<Sim> in_family(Sim& s, family::family_id f) {
+  family::check_id(f, "dem::track::in_family");
+  const std::vector<family::family_id> by_id = s.families();
+  std::vector<std::uint32_t> ids;
+  for (std::size_t k = 0; k < by_id.size(); ++k)
+    if (by_id[k] == f) ids.push_back(static_cast<std::uint32_t>(k));
   return tracker<Sim>(s, std::move(ids));
 }
 
