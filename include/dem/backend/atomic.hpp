@@ -27,4 +27,13 @@ DEM_HD inline void add(std::uint32_t* target, std::uint32_t value) {
 #endif
 }
 
+// Adds and returns the value before the addition (a slot in an append-only list).
+DEM_HD inline std::uint32_t fetch_add(std::uint32_t* target, std::uint32_t value) {
+#if DEM_DEVICE_CODE
+  return static_cast<std::uint32_t>(atomicAdd(reinterpret_cast<unsigned int*>(target), static_cast<unsigned int>(value)));
+#else
+  return __atomic_fetch_add(target, value, __ATOMIC_RELAXED);
+#endif
+}
+
 }  // namespace dem::atomic

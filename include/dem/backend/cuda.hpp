@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -157,6 +158,16 @@ struct cuda {
     void copy_to(std::vector<T>& dst) const {
       dst.resize(size_);
       copy_to(dst.data(), size_);
+    }
+    // Grows by n, keeping the contents (capacity at least doubles), and uploads src at the end.
+    void append(const T* src, std::size_t n) {
+      const std::size_t old = size_;
+      if (old + n > capacity_) {
+        resize(std::max(old + n, 2 * capacity_));
+        size_ = old;
+      }
+      size_ = old + n;
+      if (n > 0) DEM_CUDA_CHECK(cudaMemcpy(ptr_ + old, src, n * sizeof(T), cudaMemcpyHostToDevice));
     }
     void copy_to(T* dst, std::size_t n) const {
       if (n > 0) DEM_CUDA_CHECK(cudaMemcpy(dst, ptr_, n * sizeof(T), cudaMemcpyDeviceToHost));

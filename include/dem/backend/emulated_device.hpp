@@ -99,6 +99,17 @@ struct emulated_device {
       dst.resize(size_);
       copy_to(dst.data(), size_);
     }
+    // Grows by n, keeping the contents (capacity at least doubles), and uploads src at the end.
+    void append(const T* src, std::size_t n) {
+      const std::size_t old = size_;
+      if (old + n > capacity_) {
+        const std::size_t keep = size_;
+        resize(std::max(old + n, 2 * capacity_));
+        size_ = keep;
+      }
+      size_ = old + n;
+      if (n) std::memcpy(bytes_at(old), src, n * sizeof(T));
+    }
     void copy_to(T* dst, std::size_t n) const {
       if (n > size_)
         throw std::out_of_range("dem::backend::emulated_device::buffer::copy_to: " + std::to_string(n) + " elements asked for, " +

@@ -52,6 +52,12 @@ struct host {
     }
     void copy_to(std::vector<T>& dst) const { dst = v_; }
     void copy_to(T* dst, std::size_t n) const { std::copy_n(v_.data(), n, dst); }
+    // Grows by n, keeping the contents, and writes src at the end (the vector grows geometrically).
+    void append(const T* src, std::size_t n) {
+      const std::size_t old = v_.size();
+      resize(old + n);
+      std::copy_n(src, n, v_.data() + old);
+    }
     std::vector<T> to_vector() const { return v_; }
     void fill(const T& value) { std::fill(v_.begin(), v_.end(), value); }
     void swap(buffer& o) noexcept { v_.swap(o.v_); }

@@ -84,6 +84,12 @@ struct cylinder {
   DEM_HD double solid_volume(const vec3d& c, double r) const { return sphere_cylinder_volume(c, r, base, axis, length, radius); }
 };
 
+// Everything beyond a plane: the points x with (x - point) . normal > 0 (an outlet plane).
+struct half_space {
+  vec3d point, normal;
+  DEM_HD bool contains(const vec3d& p) const { return dot(p - point, normal) > 0; }
+};
+
 template <class R>
 concept region = requires(const R& r, const vec3d& p) {
   { r.contains(p) } -> std::convertible_to<bool>;
@@ -154,6 +160,13 @@ inline cylinder checked(const cylinder& c) {
   cylinder u = c;
   u.axis = c.axis / a;
   return u;
+}
+inline half_space checked(const half_space& h) {
+  if (!detail::finite(h.point)) throw std::invalid_argument("dem::inspect: half_space point is " + detail::str(h.point) + ", but it must be finite");
+  const double a = norm(h.normal);
+  if (!detail::finite(h.normal) || !(a > 0))
+    throw std::invalid_argument("dem::inspect: half_space normal is " + detail::str(h.normal) + ", but it must be finite and non-zero");
+  return {h.point, h.normal / a};
 }
 template <class R>
 const R& checked(const R& user_region) {  // user regions: their own business

@@ -198,6 +198,8 @@ struct state_io {
     if (s.family_.size()) w.array("family", s.family_.to_vector());
     if (!s.families_.mask_host().empty()) w.array("family.mask", s.families_.mask_host());
     if (!s.families_.boundary_host().empty()) w.array("family.boundary", s.families_.boundary_host());
+    // Of the inactive particles, how many outlets took (inlets and outlets themselves are code).
+    if (s.removed_) w.value("flow.removed", static_cast<std::uint64_t>(s.removed_));
     w.finish();
   }
 
@@ -319,6 +321,11 @@ struct state_io {
       s.families_.set_boundary_host(b);
     }
     s.family_changes_seen_ = s.status_.to_vector()[family_changes];
+    if (r.has("flow.removed")) {
+      const auto removed = r.value<std::uint64_t>("flow.removed");
+      if (removed > s.lost_) r.fail("more particles removed by outlets than inactive");
+      s.removed_ = static_cast<std::uint32_t>(removed);
+    }
     validate(s, r, shapes);
 
     // Derived: the parameter table (the same materials give the same table and range), scratch

@@ -44,6 +44,7 @@
 #include "dem/sim/contact_builder.hpp"
 #include "dem/sim/external_forces.hpp"
 #include "dem/sim/families.hpp"
+#include "dem/sim/flow_driver.hpp"
 #include "dem/sim/initial_overlaps.hpp"
 #include "dem/sim/config.hpp"
 #include "dem/sim/step_kernels.hpp"
@@ -72,6 +73,7 @@ class Simulator {
   using geometry_wildcards_type = typename law_traits::geometry_wildcards;
   template <class T>
   using buffer = typename Backend::template buffer<T>;
+  using family_id = family::family_id;
 
   explicit Simulator(const simulation_config& cfg) : cfg_(cfg) {
     const vec3d e = cfg.domain.extent();
@@ -251,12 +253,13 @@ class Simulator {
     return s;
   }
 
-  // Adds particles of one material; returns the id of the first (ids are consecutive).
-  std::uint32_t add_particles(const particle_set& set, material_id mat) {
-    return add_particles(set, std::vector<material_id>(set.size(), mat));
+  // Adds particles of one material (in family `family`); returns the id of the first (ids are
+  // consecutive). Only the new particles are uploaded (appended to every array on the backend).
+  std::uint32_t add_particles(const particle_set& set, material_id mat, family_id family = 0) {
+    return add_particles(set, std::vector<material_id>(set.size(), mat), family);
   }
 
-  std::uint32_t add_particles(const particle_set& set, const std::vector<material_id>& mats) {
+  std::uint32_t add_particles(const particle_set& set, const std::vector<material_id>& mats, family_id family = 0) {
     static_assert(!Policies::rigid, "dem::Simulator::add_particles is for spheres; rigid shapes are added with add_shape(template) and add_bodies(shape, set, orientations, material).");
     const std::size_t n = set.size();
     if (set.radii.size() != n || mats.size() != n || (!set.velocities.empty() && set.velocities.size() != n))
@@ -266,7 +269,8 @@ class Simulator {
     if (num_particles_ + n > max_particles)
       throw std::invalid_argument("dem: add_particles: too many particles (" + std::to_string(num_particles_ + n) + "; at most " +
                                   std::to_string(max_particles) + ")");
-    host_state h = pull();
+    family::check_id(family, "add_particles");
+    host_state h;
     const std::uint32_t first = num_particles_;
     for (std::size_t k = 0; k < n; ++k) {
       const std::string who = "particle " + std::to_string(first + k);
@@ -284,10 +288,7 @@ class Simulator {
       const double mass = Policies::shape::mass(r, m.density);
       append(h, first + static_cast<std::uint32_t>(k), x, v, r, mass, Policies::shape::inertia(r, mass), mats[k]);
     }
-    num_particles_ += static_cast<std::uint32_t>(n);
-    push(h);
-    contacts_valid_ = false;
-    prepared_ = false;
+    append_state(h, n, family);
     return first;
   }
 
@@ -308,7 +309,8 @@ class Simulator {
   // Adds bodies of one shape and material at set.positions (their centres of mass) with
   // orientations (principal frame -> world; empty: the principal axes along x, y, z) and optional
   // set.velocities; set.radii is not used. Returns the id of the first.
-  std::uint32_t add_bodies(std::uint32_t shape, const particle_set& set, const std::vector<quatd>& orientations, material_id mat) {
+  std::uint32_t add_bodies(std::uint32_t shape, const particle_set& set, const std::vector<quatd>& orientations, material_id mat,
+                           family_id family = 0) {
     static_assert(Policies::rigid, "dem::Simulator::add_bodies is for rigid shapes; spheres are added with add_particles.");
     const std::size_t n = set.positions.size();
     if (shape >= shapes_host_.size())
@@ -322,9 +324,10 @@ class Simulator {
                                   std::to_string(max_particles) + ")");
     const material& m = materials_[mat];
     if (m.rigid) throw std::invalid_argument("dem: add_bodies: material '" + m.name + "' is rigid: rigid materials are for boundaries");
+    family::check_id(family, "add_bodies");
     const double mass = shape_volume_[shape] * m.density;
     const vec3d inertia = shape_inertia_[shape] * m.density;
-    host_state h = pull();
+    host_state h;
     const std::uint32_t first = num_particles_;
     for (std::size_t k = 0; k < n; ++k) {
       const std::string who = "body " + std::to_string(first + k) + " (shape '" + shape_names_[shape] + "')";
@@ -345,10 +348,7 @@ class Simulator {
       h.inertia.push_back(vec3<real>(inertia));
       h.shape.push_back(shape);
     }
-    num_particles_ += static_cast<std::uint32_t>(n);
-    push(h);
-    contacts_valid_ = false;
-    prepared_ = false;
+    append_state(h, n, family);
     return first;
   }
 
@@ -392,7 +392,6 @@ class Simulator {
   // Every particle and boundary has a family (0 .. 255; 0 until set). Per family: a prescribed
   // motion (components may stay free), an added acceleration and force; contacts between chosen
   // family pairs can be disabled; particles change family on request or when a predicate holds.
-  using family_id = family::family_id;
   void set_families(const std::vector<family_id>& by_id) { sim::families<Simulator>::set_by_id(*this, by_id); }
   void set_family(const std::vector<std::uint32_t>& ids, family_id f) {
     std::vector<family_id> all = families();
@@ -456,6 +455,31 @@ class Simulator {
     sim::families<Simulator>::change_when(*this, from, to, pred);
   }
   void clear_family_predicates() { family_predicates_.clear(); }
+
+  // ---- inlets and outlets (flow/, sim/flow_driver.hpp: docs/flow.md) -----------------------------
+  // An outlet takes out the particles whose centre enters `region` (any inspector region:
+  // inspect::box, ball, cylinder, half_space, or your own), checked on the backend after every step;
+  // outlet(k) records what left and when. Returns the outlet's index.
+  template <class Region>
+  std::uint32_t add_outlet(const Region& region, const std::string& name = "") {
+    return sim::flow_driver<Simulator>::add_outlet(*this, region, name);
+  }
+  const flow::outlet_record& outlet(std::uint32_t k) const {
+    if (k >= outlets_.size()) throw std::invalid_argument("dem: outlet " + std::to_string(k) + " does not exist (" + std::to_string(outlets_.size()) + " outlets)");
+    return outlets_[k];
+  }
+  std::uint32_t num_outlets() const { return static_cast<std::uint32_t>(outlets_.size()); }
+  // An inlet inserts particles of a size distribution into a box or cylinder at a rate, without
+  // overlaps (flow/inlet.hpp); inlet(k) records what it inserted. Returns the inlet's index.
+  template <class Region, class Sizes>
+  std::uint32_t add_inlet(const flow::inlet<Region, Sizes>& in, const std::string& name = "") {
+    return sim::flow_driver<Simulator>::add_inlet(*this, in, name);
+  }
+  const flow::inlet_record& inlet(std::uint32_t k) const {
+    if (k >= inlets_.size()) throw std::invalid_argument("dem: inlet " + std::to_string(k) + " does not exist (" + std::to_string(inlets_.size()) + " inlets)");
+    return inlets_[k];
+  }
+  std::uint32_t num_inlets() const { return static_cast<std::uint32_t>(inlets_.size()); }
 
   // Replaces the velocities / angular velocities (ordered by particle id).
   void set_velocities(const std::vector<vec3d>& v_by_id) { set_by_id(&host_state::vel, v_by_id, "velocity"); }
@@ -527,7 +551,8 @@ class Simulator {
   double dt() const { return cfg_.dt; }
   const simulation_config& config() const { return cfg_; }
   std::uint32_t num_particles() const { return num_particles_; }
-  std::uint32_t num_lost() const { return lost_; }
+  std::uint32_t num_lost() const { return lost_ - removed_; }  // left the domain (outlets' removals not counted)
+  std::uint32_t num_removed() const { return removed_; }     // taken by outlets
   std::uint32_t num_active() const { return num_particles_ - lost_; }
   std::uint64_t num_listed_pairs() const { return num_contacts_; }
   std::uint64_t num_rebuilds() const { return rebuilds_; }
@@ -730,6 +755,8 @@ class Simulator {
   friend struct track::access;
   template <class>
   friend struct sim::families;
+  template <class>
+  friend struct sim::flow_driver;
   struct host_state {
     std::vector<position_type> pos;
     std::vector<position_type> pos_ref;  // position at the last contact-list build (the skin budget used)
@@ -799,6 +826,47 @@ class Simulator {
     family_contact_force_.clear();  // sized again at the next evaluation
     family_contact_torque_.clear();
     index_of_ids_valid_ = false;  // particles may have been added
+  }
+
+  // Appends the n particles of `t` (built by append() from an empty host_state) to every array on
+  // the backend: an upload of the new particles only. Arrays that exist only while in use (external
+  // forces, families) get zeros, or the family given.
+  void append_state(const host_state& t, std::size_t n, family_id family) {
+    auto grow = [](auto& b, const auto& v) {
+      if (!v.empty()) b.append(v.data(), v.size());
+    };
+    grow(pos_, t.pos);
+    grow(pos_ref_, t.pos_ref);
+    grow(carry_, t.carry);
+    grow(vel_, t.vel);
+    grow(omega_, t.omega);
+    grow(force_, t.force);
+    grow(torque_, t.torque);
+    grow(radius_, t.radius);
+    grow(inv_mass_, t.inv_mass);
+    grow(inv_inertia_, t.inv_inertia);
+    grow(material_, t.material);
+    grow(id_, t.id);
+    grow(active_, t.active);
+    grow(orientation_, t.orientation);
+    grow(inertia_, t.inertia);
+    grow(shape_, t.shape);
+    grow(owner_wc_, t.owner_wc);
+    grow(geometry_wc_, t.geometry_wc);
+    if (ext_force_.size()) {  // new particles start without an external force
+      const std::vector<vec3<real>> zero(n, vec3<real>{0, 0, 0});
+      grow(ext_force_, zero);
+      grow(ext_torque_, zero);
+    }
+    if (family != 0 && family_.size() == 0) family_.assign(std::vector<std::uint32_t>(num_particles_, 0u));  // the old particles in family 0
+    if (family != 0 || family_.size()) grow(family_, std::vector<std::uint32_t>(n, family));
+    highest_family_ = std::max(highest_family_, family);
+    num_particles_ += static_cast<std::uint32_t>(n);
+    family_contact_force_.clear();  // sized again at the next evaluation
+    family_contact_torque_.clear();
+    index_of_ids_valid_ = false;
+    contacts_valid_ = false;
+    prepared_ = false;
   }
 
   // One particle or body into the host copy of the state.
@@ -971,7 +1039,7 @@ class Simulator {
   // Everything that must hold before the first step after a change.
   void prepare() {
     if (prepared_) return;
-    if (num_particles_ == 0) throw std::invalid_argument("dem: no particles: add some before stepping");
+    if (num_particles_ == 0 && inlets_.empty()) throw std::invalid_argument("dem: no particles: add some (or an inlet) before stepping");
     if (dirty_params_ || params_.size() != std::size_t(num_materials()) * num_materials()) build_params();
     if constexpr (requires(const shape_data& d) { d.material[0]; })  // clumps: component materials must exist
       for (std::size_t k = 0; k < shapes_host_.size(); ++k)
@@ -1047,7 +1115,9 @@ class Simulator {
     ++steps_;
     time_ += cfg_.dt;
     sim::families<Simulator>::run_predicates(*this);
+    sim::flow_driver<Simulator>::run_outlets(*this);
     check_status();
+    sim::flow_driver<Simulator>::run_inlets(*this);
   }
 
   // Places every moving boundary at time t; servos advance by dt from the load they saw at the last
@@ -1113,9 +1183,11 @@ class Simulator {
       throw std::runtime_error(m.str());
     }
     if (s[sim::lost_count] != lost_) {
-      if (log_)
-        *log_ << "dem: step " << steps_ << ": " << (s[sim::lost_count] - lost_) << " particle(s) left the domain and were deactivated ("
-              << s[sim::lost_count] << " in total)\n";
+      const std::uint32_t left = s[sim::lost_count] - lost_ - removed_pending_;  // the rest were taken by outlets
+      if (log_ && left)
+        *log_ << "dem: step " << steps_ << ": " << left << " particle(s) left the domain and were deactivated ("
+              << (s[sim::lost_count] - removed_) << " in total)\n";
+      removed_pending_ = 0;
       lost_ = s[sim::lost_count];
       contacts_valid_ = false;  // the pair kernel assumes listed pairs hold active particles only
     }
@@ -1254,6 +1326,18 @@ class Simulator {
   std::vector<std::function<void(Simulator&)>> family_predicates_;
   family_id highest_family_ = 0;
   std::uint32_t family_changes_seen_ = 0;
+  // Inlets and outlets (sim/flow_driver.hpp): the outlets' launchers and records, the list of
+  // removals a step's outlets append to, the outlet (+1) that took each id; the inlets' batch
+  // functions and records; scratch for the particles near an inlet.
+  std::vector<std::function<void(Simulator&)>> outlet_launch_;
+  std::vector<flow::outlet_record> outlets_;
+  buffer<flow::removal> removals_;
+  buffer<std::uint32_t> flow_counter_;
+  std::vector<std::uint32_t> removed_by_;
+  std::uint32_t removed_ = 0, removed_pending_ = 0;
+  std::vector<std::function<void(Simulator&)>> inlet_step_;
+  std::vector<flow::inlet_record> inlets_;
+  buffer<flow::nearby> nearby_;
   buffer<std::uint32_t> index_of_ids_;           // storage index of each id (trackers; built on demand)
   buffer<owner_wildcards_type> owner_wc_;        // laws with owner wildcards
   buffer<geometry_wildcards_type> geometry_wc_;  // laws with geometry wildcards

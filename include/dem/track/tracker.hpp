@@ -25,6 +25,7 @@
 #include "dem/math/quaternion.hpp"
 #include "dem/math/vec3.hpp"
 #include "dem/sim/families.hpp"
+#include "dem/sim/flow_driver.hpp"  // which outlet took a particle
 
 namespace dem::track {
 
@@ -155,6 +156,8 @@ class tracker {
                                     std::to_string(s.num_particles()) + " particles)");
       if (k && sorted[k] == sorted[k - 1])
         throw std::invalid_argument("dem::track: particle id " + std::to_string(sorted[k]) + " is tracked twice");
+      const std::string removed = sim::flow_driver<Sim>::removed_note(s, sorted[k]);
+      if (!removed.empty()) throw std::invalid_argument("dem::track: particle id " + std::to_string(sorted[k]) + " " + removed);
     }
     device_ids_.assign(ids_);
   }
@@ -285,9 +288,11 @@ class tracker {
   void require_active(const char* what) {
     const std::vector<bool> a = active();
     for (std::size_t k = 0; k < a.size(); ++k)
-      if (!a[k])
-        throw std::invalid_argument("dem::track: particle " + std::to_string(ids_[k]) + " has left the domain (lost); its " + what +
-                                    " cannot be set");
+      if (!a[k]) {
+        const std::string removed = sim::flow_driver<Sim>::removed_note(*sim_, ids_[k]);
+        throw std::invalid_argument("dem::track: particle " + std::to_string(ids_[k]) + " " + (removed.empty() ? "has left the domain (lost)" : removed) +
+                                    "; its " + what + " cannot be set");
+      }
   }
   std::string count_error(std::size_t n, const char* what) const {
     return "dem::track: got " + std::to_string(n) + " values of " + what + " for " + std::to_string(ids_.size()) + " tracked particles";
