@@ -300,6 +300,39 @@ TEST_CASE("a servo wall stops at its force target; a moving mesh follows its pos
   CHECK(checked == 24);
 }
 
+TEST_CASE("a free body falls with gravity, then rests on a bed carrying its weight") {
+  dem::simulation_config cfg;
+  cfg.domain = {{0, 0, 0}, {0.01, 0.01, 0.04}};
+  cfg.gravity = {0, 0, -9.81};
+  cfg.dt = 1e-6;
+  sim s(cfg);
+  s.set_log(nullptr);
+  const auto mat = s.add_material(glass);
+  s.add_box({{0, 0, 0}, {0.01, 0.01, 0.04}}, mat);
+  dem::sample::lattice_options o;
+  o.radius = 8e-4;
+  o.max_count = 40;
+  s.add_particles(dem::sample::cubic_lattice({{0, 0, 0}, {0.01, 0.01, 0.01}}, o), mat);
+  s.advance(0.05);  // settle
+  const double mass = 2e-3;  // 2 g: a lid on a bed of about 0.2 g, 0.5 mm above it (the fall below takes 20 um)
+  const double top = dem::inspect::particles(s).highest.z + 8e-4;
+  const auto lid = s.add_plate({0.005, 0.005, top + 5e-4}, {0, 0, -1}, {1, 0, 0}, 0.00499, 0.00499, mat, "lid");
+  bd::free_body fb;
+  fb.mass = mass;
+  s.set_motion(lid, fb);
+  // Free fall until it meets the bed: semi-implicit Euler, x_n = -g dt^2 n (n + 1) / 2.
+  const int n = 2000;
+  s.step(n);
+  CHECK(s.free_body_state(lid).velocity.z == doctest::Approx(-9.81 * n * 1e-6).epsilon(1e-12));
+  CHECK(s.free_body_state(lid).displacement.z == doctest::Approx(-9.81 * 1e-12 * n * (n + 1) / 2.0).epsilon(1e-12));
+  // Then it lands and comes to rest: the bed carries its weight.
+  s.advance(0.2);
+  CHECK(std::abs(s.free_body_state(lid).velocity.z) < 1e-3);
+  CHECK(s.boundary_force(lid).z == doctest::Approx(-mass * 9.81).epsilon(0.02));
+  CHECK(s.free_body_state(lid).displacement.z < -4e-4);
+  CHECK_THROWS_WITH_AS(s.set_motion(lid, bd::free_body{-1.0}), doctest::Contains("free_body mass is -1"), std::invalid_argument);
+}
+
 TEST_CASE("boundary readouts are the same bits for 1 and 2 threads") {
   auto run = [] {
     dem::simulation_config cfg;

@@ -31,7 +31,7 @@
 
 namespace dem::boundary {
 
-enum class motion_kind : std::uint32_t { fixed = 0, constant_velocity = 1, vibration = 2, user = 3, servo = 4 };
+enum class motion_kind : std::uint32_t { fixed = 0, constant_velocity = 1, vibration = 2, user = 3, servo = 4, free_body = 5 };
 
 // The load on a boundary from the particles: force, and torque about a point.
 struct load {
@@ -73,6 +73,8 @@ struct description {
   bool user_motion_missing = false;  // a user motion that a checkpoint could not restore
   servo servo_motion;
   servo_state servo_now;
+  free_body free_motion;
+  free_body_state free_now;
   rigid_motion now, at_build;  // the map from the placement when added, now and at the last wall-list build
   rigid_motion base;           // built-in motions and servos act on the placement the boundary had when they were set
   std::shared_ptr<const prepared_mesh> mesh;
@@ -268,6 +270,12 @@ class boundary_set {
       d.servo_motion = m;
       d.servo_motion.direction = m.direction / norm(m.direction);
       d.servo_now = servo_state{};
+    } else if constexpr (std::is_same_v<M, free_body>) {
+      check(m);
+      d.motion = motion_kind::free_body;
+      d.free_motion = m;
+      d.free_now = free_body_state{};
+      d.free_now.velocity = m.velocity;
     } else {
       static_assert(motion_function<M>,
                     "dem::Simulator::set_motion: a user motion must be copyable and have `dem::boundary::rigid_motion operator()(double t) const`");
@@ -299,19 +307,27 @@ class boundary_set {
         m.velocity = d.servo_motion.direction * d.servo_now.velocity;
         return after(m, d.base);
       }
+      case motion_kind::free_body: {
+        rigid_motion m;
+        m.translation = d.free_now.displacement;
+        m.velocity = d.free_now.velocity;
+        return after(m, d.base);
+      }
     }
     return {};
   }
 
-  // Places every moving boundary at time t (servos first advance by dt with their last load).
-  // Returns whether any frame changed.
+  // Places every moving boundary at time t (servos and free bodies first advance by dt with the
+  // particles' load of the last evaluation, load_of(b)). Returns whether any frame changed.
   template <class LoadOf>
-  bool move(double t, double dt, LoadOf&& load_along) {
+  bool move(double t, double dt, LoadOf&& load_of, const vec3d& gravity) {
     bool changed = false;
     for (std::uint32_t b = 0; b < size(); ++b) {
       description& d = boundaries_[b];
       if (d.motion == motion_kind::fixed) continue;
-      if (d.motion == motion_kind::servo && dt > 0) advance_servo(d.servo_motion, d.servo_now, load_along(b, d.servo_motion.direction), dt);
+      if (d.motion == motion_kind::servo && dt > 0)
+        advance_servo(d.servo_motion, d.servo_now, -dot(load_of(b), d.servo_motion.direction), dt);
+      if (d.motion == motion_kind::free_body && dt > 0) advance_free_body(d.free_motion, d.free_now, load_of(b), gravity, dt);
       const rigid_motion m = motion_at(d, t);
       if (!finite(m))
         throw std::invalid_argument("dem: the motion of boundary '" + d.name + "' gives a pose or velocity that is not finite (or a rotation that is not a unit quaternion) at t = " +
@@ -423,6 +439,7 @@ class boundary_set {
   }
   const frame<Real>& frame_host(std::uint32_t b) const { return frames_host_[b]; }
   const servo_state& servo_of(std::uint32_t b) const { return at(b).servo_now; }
+  const free_body_state& free_body_of(std::uint32_t b) const { return at(b).free_now; }
 
   // Boundary b where it is now, as triangles (boundary/surface.hpp), appended to `out`.
   void append_surface(std::uint32_t b, const aabb& domain, surface_triangles& out) const {

@@ -35,6 +35,10 @@ struct boundary_io {
       recs.push_back({d.material, d.first_element, d.element_count, d.plane, d.has_axis, static_cast<std::uint32_t>(d.motion),
                       d.user_motion ? 1u : 0u, 0, d.origin0, d.box_lo, d.box_hi, d.axis_point, d.axis_dir, d.velocity_motion,
                       d.vibration_motion, d.servo_motion, d.servo_now, d.now, d.at_build, d.base});
+      if (d.motion == motion_kind::free_body) {  // beside the fixed record (older checkpoints have none)
+        w.value("boundary." + std::to_string(b) + ".free_body", d.free_motion);
+        w.value("boundary." + std::to_string(b) + ".free_body_state", d.free_now);
+      }
       w.text("boundary." + std::to_string(b) + ".name", d.name);
       w.text("boundary." + std::to_string(b) + ".kind", d.kind);
     }
@@ -80,7 +84,7 @@ struct boundary_io {
       const std::string who = "boundary " + std::to_string(b);
       if (c.material >= materials) r.fail(who + " has material " + std::to_string(c.material));
       if (std::uint64_t(c.first_element) + c.element_count > nel) r.fail(who + " names elements past the " + std::to_string(nel) + " there are");
-      if (c.motion > static_cast<std::uint32_t>(motion_kind::servo)) r.fail(who + " has an unknown motion");
+      if (c.motion > static_cast<std::uint32_t>(motion_kind::free_body)) r.fail(who + " has an unknown motion");
       if (!finite(c.now) || !finite(c.at_build) || !finite(c.base) || !all_finite(c.origin0)) r.fail(who + " has a pose that is not finite");
       description d;
       d.name = r.text("boundary." + std::to_string(b) + ".name");
@@ -100,6 +104,12 @@ struct boundary_io {
       d.vibration_motion = c.vibration_motion;
       d.servo_motion = c.servo_motion;
       d.servo_now = c.servo_now;
+      if (d.motion == motion_kind::free_body) {
+        d.free_motion = r.value<free_body>("boundary." + std::to_string(b) + ".free_body");
+        d.free_now = r.value<free_body_state>("boundary." + std::to_string(b) + ".free_body_state");
+        if (!(d.free_motion.mass > 0) || !all_finite(d.free_now.displacement) || !all_finite(d.free_now.velocity) || !all_finite(d.free_motion.force))
+          r.fail(who + " has a free-body motion that is not valid");
+      }
       d.now = c.now;
       d.at_build = c.at_build;
       d.base = c.base;

@@ -133,6 +133,38 @@ inline void advance_servo(const servo& s, servo_state& st, double load, double d
   st.travel += st.velocity * dt;
 }
 
+// Free translation under the particles' load, the simulation's gravity (when `gravity`) and a
+// constant `force`: a projectile dropped into a bed, a floating lid, a weight on a sample. The
+// boundary keeps its orientation. The Simulator integrates it each step from the load of the step
+// before (semi-implicit Euler: v += a dt, x += v dt), as it does a servo.
+struct free_body {
+  double mass = 1.0;         // kg, > 0
+  vec3d velocity{0, 0, 0};   // m/s at the moment it is set
+  vec3d force{0, 0, 0};      // N, added to the particles' load
+  std::uint32_t gravity = 1;  // 1: the simulation's gravity acts on it
+  std::uint32_t unused = 0;
+};
+
+// Where a free body is: displacement since it was set, velocity, the particles' load last seen.
+struct free_body_state {
+  vec3d displacement{0, 0, 0};
+  vec3d velocity{0, 0, 0};
+  vec3d load{0, 0, 0};
+};
+
+inline void advance_free_body(const free_body& f, free_body_state& st, const vec3d& load, const vec3d& gravity, double dt) {
+  st.load = load;
+  const vec3d a = (load + f.force) * (1.0 / f.mass) + (f.gravity ? gravity : vec3d{0, 0, 0});
+  st.velocity = st.velocity + a * dt;
+  st.displacement = st.displacement + st.velocity * dt;
+}
+
+inline void check(const free_body& f) {
+  if (!(f.mass > 0) || !std::isfinite(f.mass))
+    throw std::invalid_argument("dem: free_body mass is " + std::to_string(f.mass) + ", but it must be > 0 and finite");
+  if (!all_finite(f.velocity) || !all_finite(f.force)) throw std::invalid_argument("dem: free_body velocity and force must be finite");
+}
+
 inline void check(const servo& s) {
   auto bad = [](const std::string& what, double v, const char* rule) {
     throw std::invalid_argument("dem: servo " + what + " is " + std::to_string(v) + ", but it must be " + rule);

@@ -107,11 +107,12 @@ struct families {
   // integrator drifts through next (velocity Verlet: the next step's, from a step's evaluation;
   // the current one from an evaluation before a step; the Euler schemes: the current step's).
   static family::rule_view<real> rules(Sim& s, bool integrate) {
-    if (s.family_.size() == 0 || !s.families_.has_rules()) {
+    if (s.num_particles_ == 0 || !s.families_.has_rules()) {
       s.family_contact_force_.clear();
       s.family_contact_torque_.clear();
       return {};
     }
+    ensure(s);  // a rule for family 0 applies to particles never given a family
     if constexpr (Sim::ledger_supported)
       if (s.ledger_on_)
         throw std::logic_error("dem: the energy ledger does not account the work of prescribed family motion or added family loads; "
@@ -128,7 +129,8 @@ struct families {
   }
 
   static family::mask_view masks(Sim& s) {
-    if (s.family_.size() == 0 || !s.families_.any_disabled()) return {};
+    if (s.num_particles_ == 0 || !s.families_.any_disabled()) return {};
+    ensure(s);  // family 0 may be disabled against another
     return {s.family_.data(), s.families_.boundary_families(s.walls_.size()), s.families_.mask()};
   }
 

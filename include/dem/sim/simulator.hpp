@@ -228,6 +228,8 @@ class Simulator {
   }
   // Boundary b's servo state (travel, velocity, the load it saw).
   const boundary::servo_state& servo_state(std::uint32_t b) const { return walls_.servo_of(b); }
+  // A free body's displacement since set_motion, its velocity and the load it saw last.
+  const boundary::free_body_state& free_body_state(std::uint32_t b) const { return walls_.free_body_of(b); }
   // Every boundary where it is now, as triangles, with per-triangle boundary and element indices.
   boundary::surface_triangles boundary_surface() const {
     boundary::surface_triangles out;
@@ -1124,9 +1126,8 @@ class Simulator {
   // evaluation (the reaction along their direction).
   bool move_boundaries(double t, double dt) {
     if (walls_.empty()) return false;
-    return walls_.move(t, dt, [&](std::uint32_t b, const vec3d& direction) {
-      return -dot(walls_.load_on(backend_, b, vec3d{0, 0, 0}).force, direction);
-    });
+    return walls_.move(
+        t, dt, [&](std::uint32_t b) { return walls_.load_on(backend_, b, vec3d{0, 0, 0}).force; }, cfg_.gravity);
   }
 
   // With integrate = false (forces of the initial state) the laws see dt = 0, so history such as
