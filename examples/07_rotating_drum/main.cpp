@@ -130,15 +130,7 @@ int main(int argc, char** argv) {
   example::flags f("rotating_drum", "[--n 2000] [--froude 0.03,0.1,0.3] [--revs 0.25] [--out DIR]", argc, argv);
   options o;
   o.n = f.count("--n", 2000, 1, 20000);
-  const std::string fr = f.text("--froude", "0.03,0.1,0.3");
-  o.froude.clear();
-  std::stringstream list(fr);
-  for (std::string item; std::getline(list, item, ',');) {
-    char* end = nullptr;
-    const double v = std::strtod(item.c_str(), &end);
-    if (item.empty() || *end != '\0' || !(v > 0 && v <= 1)) f.refuse("--froude must be a comma-separated list of numbers in (0, 1], got '" + fr + "'");
-    o.froude.push_back(v);
-  }
+  o.froude = f.numbers("--froude", "0.03,0.1,0.3", 1e-6, 1);
   o.revs = f.number("--revs", 0.25, 0.01, 100);
   o.out = f.text("--out", "");
   f.done();

@@ -80,6 +80,27 @@ class flags {
     return x;
   }
 
+  // A comma-separated list of at least `min_count` numbers, each in [lo, hi].
+  std::vector<double> numbers(const std::string& flag, const std::string& fallback, double lo, double hi, std::size_t min_count = 1) {
+    const char* v = value(flag);
+    const std::string text = v ? v : fallback;
+    std::vector<double> out;
+    std::size_t begin = 0;
+    for (;;) {
+      const std::size_t end = text.find(',', begin);
+      const std::string item = text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+      char* stop = nullptr;
+      const double x = std::strtod(item.c_str(), &stop);
+      if (item.empty() || *stop != '\0' || !(x >= lo && x <= hi))
+        refuse(flag + " must be a comma-separated list of numbers in [" + show(lo) + ", " + show(hi) + "], got '" + text + "'");
+      out.push_back(x);
+      if (end == std::string::npos) break;
+      begin = end + 1;
+    }
+    if (out.size() < min_count) refuse(flag + " needs at least " + std::to_string(min_count) + " numbers, got '" + text + "'");
+    return out;
+  }
+
   // A whole number in [lo, hi].
   std::size_t count(const std::string& flag, std::size_t fallback, std::size_t lo, std::size_t hi) {
     const char* v = value(flag);

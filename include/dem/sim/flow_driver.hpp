@@ -142,6 +142,8 @@ struct flow_driver {
 
   // After a step (and after the checks): every inlet whose batch is due.
   static void run_inlets(Sim& s) {
+    if (s.inlet_step_.empty()) return;
+    refuse_ledger(s, "an inlet");
     for (auto& f : s.inlet_step_) f(s);
   }
 
