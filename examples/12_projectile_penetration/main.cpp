@@ -167,13 +167,28 @@ int run(const options& o) {
   example::progress progress(example::steps_for(o.settle + 1.6 + 0.25 * runs, bed.dt()), 10.0);
   std::printf("projectile_penetration: %u grains (d = 2.5 .. 3.5 mm) in a %.0f mm box, dt = %.3g s\n", bed.num_particles(), W * 1e3, bed.dt());
   example::advance(bed, o.settle, progress);
-  // The bed: bulk density in its core, surface height from the mass.
+  // The bed: bulk density in its core; the surface, as one would measure it, the mean over 5 mm
+  // columns of the central part of the highest grain top in each.
   const auto core = dem::inspect::particles(bed, dem::inspect::box{{0.2 * W, 0.2 * W, 0.01}, {0.8 * W, 0.8 * W, 0.7 * o.depth}});
   const double rho_bed = core.packing_fraction * rho_grain;
   const auto all = dem::inspect::particles(bed);
-  const double surface = all.mass / (rho_bed * W * W);
-  std::printf("bed: bulk density %.1f kg/m^3 (solid fraction %.4f), surface at %.2f mm, kinetic energy %.3g J\n", rho_bed, core.packing_fraction,
-              surface * 1e3, all.kinetic_energy());
+  double surface = 0;
+  {
+    const double column = 0.005, lo = 0.2 * W;
+    const auto cols = static_cast<std::size_t>(0.6 * W / column);
+    std::vector<double> top(cols * cols, 0.0);
+    const auto snap = bed.snapshot();
+    for (std::size_t i = 0; i < snap.size(); ++i) {
+      const double cx = (snap.position[i].x - lo) / column, cy = (snap.position[i].y - lo) / column;
+      if (cx < 0 || cy < 0 || cx >= double(cols) || cy >= double(cols)) continue;
+      double& t = top[static_cast<std::size_t>(cx) * cols + static_cast<std::size_t>(cy)];
+      t = std::max(t, snap.position[i].z + snap.radius[i]);
+    }
+    for (double t : top) surface += t / static_cast<double>(top.size());
+  }
+  std::printf("bed: bulk density %.1f kg/m^3 (solid fraction %.4f), surface at %.2f mm (from the mass and the core's density: %.2f mm), kinetic "
+              "energy %.3g J\n",
+              rho_bed, core.packing_fraction, surface * 1e3, 1e3 * all.mass / (rho_bed * W * W), all.kinetic_energy());
   const std::string saved = (o.csv.empty() ? std::string(".") : o.csv) + "/penetration_bed.ckpt";
   bed.save_checkpoint(saved);
 
@@ -190,7 +205,7 @@ int run(const options& o) {
     for (double h : o.heights) {
       Sim s = Sim::from_checkpoint(saved);
       s.set_log(nullptr);
-      const double R = 0.5 * ball_d, gap = 5e-4;
+      const double R = 0.5 * ball_d, gap = 3e-3;  // a grain above the mean surface: no grain sticks up into the ball
       dem::boundary::triangle_mesh m = ball;
       for (dem::vec3d& v : m.vertices) v = v + dem::vec3d{0.5 * W, 0.5 * W, surface + R + gap};
       dem::material steel = grains;
