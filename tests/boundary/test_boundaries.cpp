@@ -199,9 +199,9 @@ TEST_CASE("a bed in a 12-triangle mesh box matches the bed in a plane box" * doc
     return result{top, fz, weight};
   };
   const result plane = run(false), mesh = run(true);
-  CHECK(mesh.height == doctest::Approx(plane.height).epsilon(0.01));
-  CHECK(plane.floor == doctest::Approx(plane.weight).epsilon(0.005));
-  CHECK(mesh.floor == doctest::Approx(mesh.weight).epsilon(0.005));
+  CHECK(mesh.height == doctest::Approx(plane.height).epsilon(0.01).scale(0));  // relative: the bed is 5 mm high
+  CHECK(plane.floor == doctest::Approx(plane.weight).epsilon(0.005).scale(0));
+  CHECK(mesh.floor == doctest::Approx(mesh.weight).epsilon(0.005).scale(0));
 }
 
 TEST_CASE("a sphere in a rotating drum rolls without slip at omega_drum R / r") {
@@ -232,10 +232,13 @@ TEST_CASE("a sphere in a rotating drum rolls without slip at omega_drum R / r") 
   p.radii = {r};
   s.add_particles(p, mat);
   s.advance(0.05);  // the slip phase is over within a few ms
+  // Averages over exactly three periods of the rocking (a rolling pendulum in the drum:
+  // T = 2 pi sqrt((R - r)(1 + 2/5) / g)): over a fraction of a period the rocking biases them.
+  const double period = 2 * M_PI * std::sqrt((R - r) * 1.4 / 9.81);
+  const int samples = static_cast<int>(std::lround(3 * period / (100 * cfg.dt)));
   double worst_slip = 0, angle_sum = 0, power_sum = 0;
-  const int samples = 500;
   for (int k = 0; k < samples; ++k) {
-    s.step(500);  // 0.5 s in all: two periods of the rocking
+    s.step(100);
     const vec3d x = s.positions()[0], v = s.velocities()[0], w = s.angular_velocities()[0];
     const vec3d out = vec3d{x.x, 0, x.z} / std::hypot(x.x, x.z);  // from the axis to the sphere
     const vec3d c = x + out * r;                                   // the contact point
@@ -245,10 +248,11 @@ TEST_CASE("a sphere in a rotating drum rolls without slip at omega_drum R / r") 
     power_sum += s.boundary_power(b);
   }
   CHECK(worst_slip < 1e-3 * w_drum * R);
-  CHECK(angle_sum / samples == doctest::Approx(std::atan(mu_r)).epsilon(0.1));
+  INFO("mean angle " << angle_sum / samples << " rad over " << samples << " samples, mean power " << power_sum / samples << " W");
+  CHECK(angle_sum / samples == doctest::Approx(std::atan(mu_r)).epsilon(0.1).scale(0));
   // The drum works against the rolling resistance: mu_r r N (omega_s - omega_drum) on average.
   const double weight = 2500 * 4.0 / 3 * M_PI * r * r * r * 9.81;
-  CHECK(power_sum / samples == doctest::Approx(mu_r * r * weight * (w_drum * R / r - w_drum)).epsilon(0.05));
+  CHECK(power_sum / samples == doctest::Approx(mu_r * r * weight * (w_drum * R / r - w_drum)).epsilon(0.05).scale(0));
 }
 
 TEST_CASE("a servo wall stops at its force target; a moving mesh follows its pose exactly") {
@@ -314,7 +318,7 @@ TEST_CASE("a free body falls with gravity, then rests on a bed carrying its weig
   o.max_count = 40;
   s.add_particles(dem::sample::cubic_lattice({{0, 0, 0}, {0.01, 0.01, 0.01}}, o), mat);
   s.advance(0.05);  // settle
-  const double mass = 2e-3;  // 2 g: a lid on a bed of about 0.2 g, 0.5 mm above it (the fall below takes 20 um)
+  const double mass = 5e-4;  // 0.5 g: a lid on a bed of about 0.2 g, 0.5 mm above it (the fall below takes 20 um)
   const double top = dem::inspect::particles(s).highest.z + 8e-4;
   const auto lid = s.add_plate({0.005, 0.005, top + 5e-4}, {0, 0, -1}, {1, 0, 0}, 0.00499, 0.00499, mat, "lid");
   bd::free_body fb;
@@ -325,11 +329,22 @@ TEST_CASE("a free body falls with gravity, then rests on a bed carrying its weig
   s.step(n);
   CHECK(s.free_body_state(lid).velocity.z == doctest::Approx(-9.81 * n * 1e-6).epsilon(1e-12));
   CHECK(s.free_body_state(lid).displacement.z == doctest::Approx(-9.81 * 1e-12 * n * (n + 1) / 2.0).epsilon(1e-12));
-  // Then it lands and comes to rest: the bed carries its weight.
+  // Then it lands and comes to rest on the bed: the bed carries its weight (the particles' load on
+  // the lid is upward), and the lid no longer moves. (250,000 steps: not under the sanitizers.)
+  if (sanitized) return;
   s.advance(0.2);
-  CHECK(std::abs(s.free_body_state(lid).velocity.z) < 1e-3);
-  CHECK(s.boundary_force(lid).z == doctest::Approx(-mass * 9.81).epsilon(0.02));
-  CHECK(s.free_body_state(lid).displacement.z < -4e-4);
+  double load = 0, lo = 1, hi = -1;
+  const int window = 50000;  // 50 ms
+  for (int k = 0; k < window; ++k) {
+    s.step();
+    load += s.free_body_state(lid).load.z / window;
+    lo = std::min(lo, s.free_body_state(lid).displacement.z);
+    hi = std::max(hi, s.free_body_state(lid).displacement.z);
+  }
+  INFO("mean load " << load << " N, weight " << mass * 9.81 << " N; band " << lo << " .. " << hi << " m");
+  CHECK(std::abs(load - mass * 9.81) < 0.02 * mass * 9.81);
+  CHECK(hi - lo < 1e-6);
+  CHECK(hi < -2e-4);  // it came down onto the bed
   CHECK_THROWS_WITH_AS(s.set_motion(lid, bd::free_body{-1.0}), doctest::Contains("free_body mass is -1"), std::invalid_argument);
 }
 

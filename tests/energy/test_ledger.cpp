@@ -188,7 +188,7 @@ TEST_CASE("energy ledger: a head-on impact dissipates (1 - e^2) of the approach 
     const auto vel = s.velocities();
     const double e_measured = (vel[1].x - vel[0].x) / v;
     INFO("e = " << e << " measured " << e_measured);
-    CHECK(l.normal_damping == doctest::Approx((1 - e_measured * e_measured) * approach).epsilon(1e-4));
+    CHECK(l.normal_damping == doctest::Approx((1 - e_measured * e_measured) * approach).epsilon(1e-4).scale(0));
     CHECK(l.tangential == doctest::Approx(0).scale(1e-12 * approach));
     CHECK(l.relative_imbalance() < 1e-5);
   }
@@ -214,7 +214,11 @@ TEST_CASE("energy ledger: a sphere sliding to rest on a plane dissipates its kin
   const double mass = 2500 * 4.0 / 3.0 * M_PI * r * r * r;
   const double ke0 = 0.5 * mass * 0.2 * 0.2;
   // Sliding into rolling without slip loses 2/7 of the kinetic energy (the rest stays as rolling).
-  CHECK(l.kinetic == doctest::Approx(5.0 / 7.0 * ke0).epsilon(2e-3));
+  CHECK(l.kinetic == doctest::Approx(5.0 / 7.0 * ke0).epsilon(2e-3).scale(0));
+  // Not yet a real check (the tolerance is absolute, in joules): the slot holds 1.05e-7 J, not
+  // 2/7 KE0 = 6.0e-8 J. The excess equals an elastic energy of 4.5e-8 J that the ledger finds at its
+  // start for a sphere sliding at 0.2 m/s on a 0.1 um overlap (2.9e-13 J at rest); the balance
+  // closes. Open: see docs/reliability.md, "The energy ledger".
   CHECK(l.tangential == doctest::Approx(2.0 / 7.0 * ke0).epsilon(5e-3));
   CHECK(l.relative_imbalance() < 1e-3);
 }

@@ -147,7 +147,7 @@ TEST_CASE("wildcards: a law reads geometry properties and writes owner increment
   CHECK(t[1].touches == 100u);
   CHECK(t[0].impulse == doctest::Approx(t[1].impulse));
   const double mass = 2500 * 4.0 / 3.0 * M_PI * r * r * r;
-  CHECK(t[0].impulse == doctest::Approx(mass * std::abs(sim.velocities()[0].x)).epsilon(0.01));
+  CHECK(t[0].impulse == doctest::Approx(mass * std::abs(sim.velocities()[0].x)).epsilon(0.01).scale(0));
 }
 
 TEST_CASE("wildcards: properties changed during a run take effect at the next step") {
@@ -192,7 +192,7 @@ TEST_CASE("wildcards: increments from wall contacts count for the particle, wall
   const auto t = sim.owner_wildcards();
   CHECK(t[0].touches == 2000u);
   const double weight = 2500 * 4.0 / 3.0 * M_PI * r * r * r * 9.81;
-  CHECK(t[0].impulse == doctest::Approx(weight * 2000 * cfg.dt).epsilon(0.02));
+  CHECK(t[0].impulse == doctest::Approx(weight * 2000 * cfg.dt).epsilon(0.02).scale(0));
 }
 
 #if !defined(DEM_TEST_BACKEND_CUDA)
@@ -253,9 +253,9 @@ TEST_CASE("cohesion: the contact detection lists pairs within the range, beyond 
   sim.step();
   const auto f = sim.forces();
   const double f0 = 2 * M_PI * 0.1 * (r / 2);  // pull-off 2 pi w R*
-  CHECK(f[0].x == doctest::Approx(f0 * (1 - gap / (0.5 * r))).epsilon(1e-3));  // pulled towards particle 1
+  CHECK(f[0].x == doctest::Approx(f0 * (1 - gap / (0.5 * r))).epsilon(1e-3).scale(0));  // pulled towards particle 1 (relative: the force is 6e-5 N)
   CHECK(f[1].x == doctest::Approx(-f[0].x));
-  CHECK(f[2].z == doctest::Approx(-2 * M_PI * 0.1 * r * (1 - gap / (0.5 * r))).epsilon(1e-3));  // towards the floor
+  CHECK(f[2].z == doctest::Approx(-2 * M_PI * 0.1 * r * (1 - gap / (0.5 * r))).epsilon(1e-3).scale(0));  // towards the floor
 }
 
 TEST_CASE("cohesion: holds two spheres together until they are pulled beyond the range") {
@@ -291,10 +291,13 @@ TEST_CASE("cohesion: holds two spheres together until they are pulled beyond the
     const auto u = sim.velocities();
     if (ratio < 1) {
       CHECK(max_gap < range);
-      CHECK(max_gap == doctest::Approx(range * ratio * ratio).epsilon(0.03));  // turning point of the well
+      // The turning point: the pull F_0 (1 - x / range) does work F_0 range (u - u^2 / 2) up to gap
+      // u range, which takes the kinetic energy (ratio^2 of the escape energy F_0 range / 2):
+      // u = 1 - sqrt(1 - ratio^2), 0.4 range at 0.8 of the escape speed.
+      CHECK(max_gap == doctest::Approx(range * (1 - std::sqrt(1 - ratio * ratio))).epsilon(0.02).scale(0));
     } else {
       CHECK(max_gap > 10 * range);
-      CHECK(u[1].x - u[0].x == doctest::Approx(std::sqrt(v * v - v_esc * v_esc)).epsilon(0.02));
+      CHECK(u[1].x - u[0].x == doctest::Approx(std::sqrt(v * v - v_esc * v_esc)).epsilon(0.02).scale(0));
     }
   }
 }

@@ -16,7 +16,7 @@ TEST_CASE_TEMPLATE("restitution: measured e equals the input within 2 %", Force,
       CAPTURE(e);
       CAPTURE(wall);
       const impact_record r = run_impact<sim_t<Force>>(m, 2.5e-3, 3.9, wall);
-      CHECK(r.rebound_ratio == doctest::Approx(e).epsilon(0.02));
+      CHECK(r.rebound_ratio == doctest::Approx(e).epsilon(0.02).scale(0));
     }
   }
 }
@@ -25,7 +25,7 @@ TEST_CASE_TEMPLATE("restitution: single precision keeps e within 2 %", Force, de
                    dem::force::linear_spring_dashpot) {
   dem::material m{"alumina", 4000, 380e9, 0.23, 0.5, 0.0, 0.0};
   const impact_record r = run_impact<sim_t<Force, dem::precision::single>>(m, 2.5e-3, 3.9, false);
-  CHECK(r.rebound_ratio == doctest::Approx(0.5).epsilon(0.02));
+  CHECK(r.rebound_ratio == doctest::Approx(0.5).epsilon(0.02).scale(0));
 }
 
 TEST_CASE("restitution: the calibrated damping differs from the closed form where the no-pull clamp matters") {

@@ -11,10 +11,10 @@ TEST_CASE_TEMPLATE("sliding sphere: decelerates at mu g, then rolls at 5/7 v0", 
   const double v0 = 1.0, mu = 0.3, g = 9.81;
   const sliding_record rec = run_sliding<sim_t<Force>>(v0, mu);
   CHECK(std::abs(rec.settled_vz) < 1e-3);
-  CHECK((rec.v1 - rec.v2) / (rec.t2 - rec.t1) == doctest::Approx(mu * g).epsilon(0.01));
-  CHECK(rec.v1 == doctest::Approx(v0 - mu * g * rec.t1).epsilon(0.01));
-  CHECK(rec.v_end == doctest::Approx(5.0 / 7.0 * v0).epsilon(0.01));
-  CHECK(rec.w_end_r == doctest::Approx(rec.v_end).epsilon(0.01));  // rolling without slip: v = w r
+  CHECK((rec.v1 - rec.v2) / (rec.t2 - rec.t1) == doctest::Approx(mu * g).epsilon(0.01).scale(0));
+  CHECK(rec.v1 == doctest::Approx(v0 - mu * g * rec.t1).epsilon(0.01).scale(0));
+  CHECK(rec.v_end == doctest::Approx(5.0 / 7.0 * v0).epsilon(0.01).scale(0));
+  CHECK(rec.w_end_r == doctest::Approx(rec.v_end).epsilon(0.01).scale(0));  // rolling without slip: v = w r
 }
 
 TEST_CASE_TEMPLATE("rolling resistance: a rolling sphere slows down and stops", Force, dem::force::hertz_mindlin,
@@ -38,7 +38,7 @@ TEST_CASE_TEMPLATE("rolling resistance: a rolling sphere slows down and stops", 
   // (EPSD: the same once its spring is fully mobilised, after a few microseconds).
   const double decel = 0.1 * 9.81 * 5.0 / 7.0;
   sim.advance(0.05);
-  CHECK(sim.velocities()[0].x == doctest::Approx(0.1 - decel * 0.05).epsilon(0.03));
+  CHECK(sim.velocities()[0].x == doctest::Approx(0.1 - decel * 0.05).epsilon(0.03).scale(0));
   sim.advance(0.5);
   CHECK(std::abs(sim.velocities()[0].x) < 1e-4);
   CHECK(std::abs(sim.angular_velocities()[0].y) * r < 1e-4);
