@@ -33,11 +33,15 @@
 // DEM_INLINE: a helper that kernels share and whose inlining the vectorised loop depends on. Once a
 // second kernel (the energy ledger's) called pair_contact, GCC kept one out-of-line copy and the
 // flattened pair loop called it (gravity_packing's dense phase ran at a third of the benchmark's rate).
+// DEM_NOINLINE: kept out of a flattened kernel (a rare or large part whose inlining only adds to
+// the kernel's register pressure).
 #if defined(__GNUC__) && !defined(__CUDA_ARCH__)
+#define DEM_NOINLINE __attribute__((noinline))
 #define DEM_FLATTEN __attribute__((flatten))
 #define DEM_KERNEL __attribute__((flatten, always_inline)) inline
 #define DEM_INLINE __attribute__((always_inline)) inline
 #else
+#define DEM_NOINLINE
 #define DEM_FLATTEN
 #define DEM_KERNEL
 #define DEM_INLINE inline

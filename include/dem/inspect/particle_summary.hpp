@@ -85,11 +85,14 @@ struct particle_summary_kernel {
     const particle s = state_of<P>(p, i, x);
     if (!filter(s)) return;
     double volume;
+    // A deformable sphere keeps the volume of its original radius (its solid volume in a region is
+    // that sphere's, centred where it is: the caps it lost are not located).
+    const double volume_radius = p.volume_radius ? static_cast<double>(p.volume_radius[i]) : s.radius;
     if constexpr (P::rigid) volume = shape_volume[rigid.shape[i]];
-    else volume = sphere_volume(s.radius);
+    else volume = sphere_volume(volume_radius);
     if constexpr (measured_region<Region>) {
       if constexpr (P::rigid) a.sum[s_solid] += where.contains(x) ? volume : 0.0;  // not exact: by centre
-      else a.sum[s_solid] += where.solid_volume(x, s.radius);
+      else a.sum[s_solid] += where.solid_volume(x, volume_radius);
     }
     if (!where.contains(x)) return;
     const double m = s.mass;

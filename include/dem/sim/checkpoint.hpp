@@ -200,6 +200,12 @@ struct state_io {
     if (!s.families_.boundary_host().empty()) w.array("family.boundary", s.families_.boundary_host());
     // Of the inactive particles, how many outlets took (inlets and outlets themselves are code).
     if (s.removed_) w.value("flow.removed", static_cast<std::uint64_t>(s.removed_));
+    if constexpr (P::deformable) {
+      w.value("deform.limit", s.deform_limit_);
+      w.value("deform.interval", static_cast<std::uint64_t>(s.deform_interval_));
+      w.value("deform.growth", s.deform_growth_);
+      w.value("deform.redone", static_cast<std::uint64_t>(s.deform_redone_));
+    }
     w.finish();
   }
 
@@ -225,6 +231,11 @@ struct state_io {
       f("orientation", s.orientation_);
       f("inertia", s.inertia_);
       f("shape", s.shape_);
+    }
+    if constexpr (P::deformable) {
+      f("deform.radius", s.deformed_);
+      f("deform.radius_ref", s.deformed_ref_);
+      f("deform.iterations", s.deform_iterations_);
     }
     if constexpr (Sim::law_traits::has_owner_wildcards) f("owner_wildcards", s.owner_wc_);
     if constexpr (Sim::law_traits::has_geometry_wildcards) f("geometry_wildcards", s.geometry_wc_);
@@ -296,7 +307,26 @@ struct state_io {
       using T = typename std::decay_t<decltype(buffer.to_vector())>::value_type;
       buffer.assign(r.array<T>(name, expected(name)));
     });
-    s.status_.assign(r.array<std::uint32_t>("status", status_words));
+    {
+      std::vector<std::uint32_t> st = r.array<std::uint32_t>("status", status_words);
+      st[deform_failure] = no_particle;  // a failed solve stops the run: none was pending at a save
+      s.status_.assign(st);
+    }
+    if constexpr (P::deformable) {
+      s.deform_limit_ = r.value<double>("deform.limit");
+      const auto interval = r.value<std::uint64_t>("deform.interval");
+      if (interval == 0 || interval > 0xFFFFFFFFu) r.fail("the deformation interval is " + std::to_string(interval));
+      s.deform_interval_ = static_cast<std::uint32_t>(interval);
+      s.deform_growth_ = r.value<double>("deform.growth");
+      s.deform_redone_ = r.value<std::uint64_t>("deform.redone");
+      if (!(s.deform_limit_ > 1) || !std::isfinite(s.deform_limit_) || !(s.deform_growth_ >= 0) || !std::isfinite(s.deform_growth_))
+        r.fail("the deformation limit or growth is not valid");
+      const auto r0 = s.radius_.to_vector(), rd = s.deformed_.to_vector(), rr = s.deformed_ref_.to_vector();
+      for (std::size_t i = 0; i < r0.size(); ++i)
+        if (!(rd[i] >= r0[i]) || !(static_cast<double>(rd[i]) < s.deform_limit_ * static_cast<double>(r0[i])) || !(rr[i] >= r0[i]) ||
+            !(static_cast<double>(rr[i]) < s.deform_limit_ * static_cast<double>(r0[i])))
+          r.fail("a deformed radius is not between the radius and the limit");
+    }
     if (r.has("external_force")) {
       s.ext_force_.assign(r.array<vec3<typename Sim::real>>("external_force", n));
       s.ext_torque_.assign(r.array<vec3<typename Sim::real>>("external_torque", n));

@@ -14,6 +14,7 @@
 
 #include "dem/broad/uniform_grid.hpp"
 #include "dem/contact/contact_list.hpp"
+#include "dem/deform/radius_kernel.hpp"
 #include "dem/sim/step_kernels.hpp"
 
 namespace dem::sim {
@@ -25,7 +26,10 @@ struct contact_builder {
   static void rebuild(Sim& s) {
     const std::uint32_t n = s.num_particles_;
     const double detect = s.margin() + s.max_range_;  // pairs are listed up to this gap
-    const double cell = 2.0 * s.r_max_ + detect;
+    double r_big = s.r_max_;
+    if constexpr (Sim::deformable)  // deformed spheres are larger than any radius given
+      if (n) r_big = std::max(r_big, s.backend_.reduce_max(n, deform::max_radius<typename Sim::real>{s.deformed_.data(), s.active_.data()}));
+    const double cell = 2.0 * r_big + detect;
     broad::grid g;
     g.inv_cell = 1.0 / cell;
     const vec3d ext = s.cfg_.domain.extent();
@@ -50,6 +54,10 @@ struct contact_builder {
     s.permute(s.force_);
     s.permute(s.torque_);
     s.permute(s.radius_);
+    if constexpr (Sim::deformable) {
+      s.permute(s.deformed_);
+      s.permute(s.deform_iterations_);
+    }
     s.permute(s.inv_mass_);
     s.permute(s.inv_inertia_);
     s.permute(s.material_);
@@ -89,7 +97,7 @@ struct contact_builder {
     // 3. Count, scan and fill the candidate pairs.
     s.pair_count_.resize(n + 1);
     const typename Sim::real m = static_cast<typename Sim::real>(detect);
-    s.backend_.for_each(n_active, contact::pair_search_kernel<typename Sim::coord_space, false>{s.coord_, g, s.pos_.data(), s.radius_.data(), s.id_.data(),
+    s.backend_.for_each(n_active, contact::pair_search_kernel<typename Sim::coord_space, false>{s.coord_, g, s.pos_.data(), s.contact_radius(), s.id_.data(),
                                                                                 s.cell_keys_.data(), s.cell_start_.data(), s.row_first_.data(),
                                                                                 s.head_.data(), s.slot_.data(), num_cells, m,
                                                                                 s.pair_count_.data(), nullptr, nullptr, s.family_masks()});
@@ -101,7 +109,7 @@ struct contact_builder {
     s.pair_a_.resize(nc);
     s.pair_b_.resize(nc);
     if (nc)
-      s.backend_.for_each(n_active, contact::pair_search_kernel<typename Sim::coord_space, true>{s.coord_, g, s.pos_.data(), s.radius_.data(), s.id_.data(),
+      s.backend_.for_each(n_active, contact::pair_search_kernel<typename Sim::coord_space, true>{s.coord_, g, s.pos_.data(), s.contact_radius(), s.id_.data(),
                                                                                  s.cell_keys_.data(), s.cell_start_.data(), s.row_first_.data(),
                                                                                  s.head_.data(), s.slot_.data(), num_cells, m,
                                                                                  s.pair_count_.data(), s.pair_a_.data(), s.pair_b_.data(), s.family_masks()});
@@ -141,8 +149,15 @@ struct contact_builder {
     s.ctorque_.resize(2 * std::size_t(nc));
     s.num_contacts_ = nc;
     s.backend_.for_each(n, sim::copy_kernel<typename Sim::position_type>{s.pos_.data(), s.pos_ref_.data()});
+    if constexpr (Sim::deformable) {  // the radii the list was built for: their growth uses up the margin
+      s.deform_pairs_.resize(nc);
+      s.deform_half_inverse_.resize(nc);
+      s.deformed_ref_.resize(n);
+      s.backend_.for_each(n, sim::copy_kernel<typename Sim::real>{s.deformed_.data(), s.deformed_ref_.data()});
+      s.deform_growth_ = 0;
+    }
     // 6. The wall list: each particle's boundary elements within the boundary margin.
-    s.walls_.template build<typename Sim::coord_space>(s.backend_, s.coord_, s.pos_.data(), s.radius_.data(), s.id_.data(), n, n_active, s.boundary_margin() + s.max_range_,
+    s.walls_.template build<typename Sim::coord_space>(s.backend_, s.coord_, s.pos_.data(), s.contact_radius(), s.id_.data(), n, n_active, s.boundary_margin() + s.max_range_,
                                                        s.family_masks());
     s.contacts_valid_ = true;
     ++s.rebuilds_;

@@ -14,7 +14,8 @@
 namespace dem::sim {
 
 // Status words shared between kernels and the host.
-enum status_word : std::uint32_t { bad_particle = 0, lost_count = 1, family_changes = 2, status_words = 4 };
+// deform_failure: the smallest particle whose deformed radius could not be solved (dem/deform/).
+enum status_word : std::uint32_t { bad_particle = 0, lost_count = 1, family_changes = 2, deform_failure = 3, status_words = 4 };
 inline constexpr std::uint32_t no_particle = ~std::uint32_t{0};
 
 template <class Real, class Geometry>

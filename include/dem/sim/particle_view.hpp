@@ -39,6 +39,9 @@ struct particle_view {
   std::uint32_t* active;              // 0 once the particle has left the domain (32 bits: gathered too)
   typename carry_of<Space>::type* carry;  // null where the coordinate policy has no carry
   std::uint32_t* family = nullptr;        // family ids (sim/families.hpp); null until families are used: all in family 0
+  // The radius of the sphere with the particle's volume where `radius` is not it (deformable
+  // spheres: `radius` is the enlarged R', this the original R); null: `radius`.
+  Real* volume_radius = nullptr;
 };
 
 // v[i] read as the scalars 3i, 3i+1, 3i+2 of the array: the form GCC turns into vector gathers

@@ -9,6 +9,7 @@
 #include "dem/force/hertz_mindlin.hpp"
 #include "dem/integrate/integrators.hpp"
 #include "dem/precision/precision.hpp"
+#include "dem/shape/deformable_sphere.hpp"
 #include "dem/shape/sphere.hpp"
 #include "dem/sim/particle_view.hpp"
 
@@ -26,6 +27,9 @@ template <class Coord, class Real, class Stored>
 struct coord_space_of<Coord, Real, Stored> {
   using type = typename Coord::template space<Real, Stored>;
 };
+// Spheres whose radius follows their contacts (shape::deformable_sphere).
+template <class Shape>
+concept deformable_shape = requires { requires Shape::deformable; };
 template <class Shape>
 concept rigid_shape = requires {
   { Shape::rigid_body } -> std::convertible_to<bool>;
@@ -65,8 +69,8 @@ template <class Shape = shape::sphere, class Force = force::hertz_mindlin, class
 struct policies {
   static_assert(precision::policy<Precision>,
                 "dem::policies: the precision policy (4th) must define `using real` and `using accum` as floating-point types and `name`; use dem::precision::single, mixed or double_.");
-  static_assert(std::is_same_v<Shape, shape::sphere> || detail::rigid_shape<Shape>,
-                "dem::policies: the shape policy (1st) must be dem::shape::sphere, dem::shape::clump<N> or dem::shape::polyhedron<N> (a rigid shape defines rigid_body, pair_slots, plane_slots, data<Real>, make, collide and collide_plane).");
+  static_assert(std::is_same_v<Shape, shape::sphere> || std::is_same_v<Shape, shape::deformable_sphere> || detail::rigid_shape<Shape>,
+                "dem::policies: the shape policy (1st) must be dem::shape::sphere, dem::shape::deformable_sphere, dem::shape::clump<N> or dem::shape::polyhedron<N> (a rigid shape defines rigid_body, pair_slots, plane_slots, data<Real>, make, collide and collide_plane).");
   static_assert(requires(integrate::motion<typename Precision::real>& m, typename Precision::real dt) {
     Integrator::name;
     { Integrator::needs_initial_force } -> std::convertible_to<bool>;
@@ -89,6 +93,7 @@ struct policies {
   using coord_space = typename detail::coord_space_of<Coord, real, dem::precision::position_t<Precision>>::type;
   // Rigid (non-spherical) bodies: a shape table, and per pair of bodies one history slot per
   // possible contact point. Per (body, boundary element) pair: one slot per probe (spheres: one).
+  static constexpr bool deformable = detail::deformable_shape<Shape>;  // radii solved every step (dem/deform/)
   static constexpr bool rigid = detail::shape_types<Shape, real, typename law::history>::rigid;
   using shape_data = typename detail::shape_types<Shape, real, typename law::history>::data;
   using pair_history = typename detail::shape_types<Shape, real, typename law::history>::pair_history;

@@ -42,6 +42,7 @@
 #include "dem/sim/rigid_kernels.hpp"
 #include "dem/sim/checkpoint.hpp"
 #include "dem/sim/contact_builder.hpp"
+#include "dem/sim/deformation.hpp"
 #include "dem/sim/external_forces.hpp"
 #include "dem/sim/families.hpp"
 #include "dem/sim/flow_driver.hpp"
@@ -69,6 +70,7 @@ class Simulator {
   using law_traits = force::law_traits<law>;
   // Rigid bodies always store their per-pair slot histories (they carry the touching slots).
   static constexpr bool stores_history = law_traits::has_history || Policies::rigid;
+  static constexpr bool deformable = Policies::deformable;  // radii solved every step (sim/deformation.hpp)
   using owner_wildcards_type = typename law_traits::owner_wildcards;
   using geometry_wildcards_type = typename law_traits::geometry_wildcards;
   template <class T>
@@ -95,7 +97,7 @@ class Simulator {
                                     " cannot check a resolution (it has no make_params(domain, required_step))");
       coord_ = coord_space::make_params(cfg.domain);
     }
-    status_.assign(std::vector<std::uint32_t>{sim::no_particle, 0, 0, 0});
+    status_.assign(std::vector<std::uint32_t>{sim::no_particle, 0, 0, sim::no_particle});
   }
 
   // ---- setup ---------------------------------------------------------------------------------
@@ -603,6 +605,41 @@ class Simulator {
         backend_.reduce_sum(num_contacts_, sim::count_overlapping<Policies>{view(), coord_, pair_a_.data(), pair_b_.data()}));
   }
 
+  // ---- deformable spheres (shape::deformable_sphere; docs/deformation.md) ----------------------
+  // The radii the contacts see (R', by particle id); radii() of the state stay the original R.
+  std::vector<double> deformed_radii() const {
+    static_assert(deformable, "dem::Simulator::deformed_radii: the shape policy is not dem::shape::deformable_sphere");
+    std::vector<real> r;
+    std::vector<std::uint32_t> ids;
+    deformed_.copy_to(r);
+    id_.copy_to(ids);
+    std::vector<double> out(num_particles_);
+    for (std::size_t i = 0; i < num_particles_; ++i) out[ids[i]] = static_cast<double>(r[i]);
+    return out;
+  }
+  // Newton iterations, deformed particles and the largest R' / R of the last step.
+  dem::deformation_report deformation_report() const {
+    static_assert(deformable, "dem::Simulator::deformation_report: the shape policy is not dem::shape::deformable_sphere");
+    return sim::deformation<Simulator>::report(*this);
+  }
+  // R' must stay below ratio x R (default 2); a sphere that needs more stops the run with an error.
+  void set_deformation_limit(double ratio) {
+    static_assert(deformable, "dem::Simulator::set_deformation_limit: the shape policy is not dem::shape::deformable_sphere");
+    if (!(ratio > 1) || !std::isfinite(ratio))
+      throw std::invalid_argument("dem: set_deformation_limit: ratio is " + num(ratio) + ", but it must be > 1 and finite");
+    deform_limit_ = ratio;
+  }
+  double deformation_limit() const { return deform_limit_; }
+  // Solves the radii every `steps` steps only (default 1: every step); they stay as they are in
+  // between. The paper behind the model finds every 10th step enough for slow compaction; the cost
+  // of the update falls in proportion (docs/deformation.md).
+  void set_deformation_interval(std::uint32_t steps) {
+    static_assert(deformable, "dem::Simulator::set_deformation_interval: the shape policy is not dem::shape::deformable_sphere");
+    if (steps == 0) throw std::invalid_argument("dem: set_deformation_interval: steps is 0, but it must be >= 1");
+    deform_interval_ = steps;
+  }
+  std::uint32_t deformation_interval() const { return deform_interval_; }
+
   io::snapshot snapshot() const {
     host_state h = pull();
     io::snapshot s;
@@ -628,6 +665,7 @@ class Simulator {
   }
 
   std::vector<vec3d> positions() const { return snapshot().position; }
+  std::vector<double> radii() const { return snapshot().radius; }  // deformable spheres: the original R (deformed_radii: R')
   std::vector<vec3d> velocities() const { return snapshot().velocity; }
   std::vector<vec3d> angular_velocities() const { return snapshot().angular_velocity; }
   std::vector<vec3d> forces() const { return by_id(force_); }
@@ -675,7 +713,8 @@ class Simulator {
            4 * sizeof(std::uint32_t) +  // material and active (32 bits wide), id, the wall list's offset
            (law_traits::has_owner_wildcards ? sizeof(owner_wildcards_type) : 0) +
            (law_traits::has_geometry_wildcards ? sizeof(geometry_wildcards_type) : 0) +
-           (Policies::rigid ? sizeof(quat<real>) + sizeof(vec3<real>) + sizeof(std::uint32_t) : 0);  // orientation, inertia, shape
+           (Policies::rigid ? sizeof(quat<real>) + sizeof(vec3<real>) + sizeof(std::uint32_t) : 0) +  // orientation, inertia, shape
+           (deformable ? 3 * sizeof(real) + sizeof(std::uint32_t) : 0);  // R' now, at the build, this step's; Newton iterations
   }
   // Pair indices, results, incident entries; history twice (old and new list) with its sort keys
   // only for laws that keep history; two increments per contact for laws that write wildcards.
@@ -683,7 +722,8 @@ class Simulator {
     return 2 * sizeof(std::uint32_t) + 3 * sizeof(vec3<real>) + 2 * 2 * sizeof(std::uint32_t) +
            (stores_history ? 2 * sizeof(pair_history) + 2 * (sizeof(std::uint64_t) + sizeof(std::uint32_t)) : 0) +
            (law_traits::writes_owner_wildcards ? 2 * sizeof(owner_wildcards_type) : 0) +
-           (law_traits::writes_geometry_wildcards ? 2 * sizeof(geometry_wildcards_type) : 0);
+           (law_traits::writes_geometry_wildcards ? 2 * sizeof(geometry_wildcards_type) : 0) +
+           (deformable ? sizeof(deform::pair_record<real>) + sizeof(real) : 0);  // the distance, radii and 0.5 / distance
   }
 
   Backend& backend() { return backend_; }
@@ -694,10 +734,11 @@ class Simulator {
   // kernels work on copies of the histories); while on, a step costs about 4 times as much on the
   // host (a second, scalar law evaluation per contact and eleven reductions; docs/performance.md).
   // Not part of checkpoints (enable it again after a load).
-  static constexpr bool ledger_supported = std::is_same_v<typename Policies::integrator, integrate::velocity_verlet> && !Policies::rigid;
+  static constexpr bool ledger_supported =
+      std::is_same_v<typename Policies::integrator, integrate::velocity_verlet> && !Policies::rigid && !Policies::deformable;
   void enable_energy_ledger() {
     static_assert(ledger_supported,
-                  "dem::Simulator::enable_energy_ledger: the energy ledger is for spheres integrated with velocity Verlet (its work identity)");
+                  "dem::Simulator::enable_energy_ledger: the energy ledger is for rigid spheres integrated with velocity Verlet (its work identity; a deformable sphere's growth does work it does not book)");
     ledger_on_ = true;
     ledger_primed_ = false;
     ledger_totals_ = {};
@@ -759,6 +800,8 @@ class Simulator {
   friend struct sim::families;
   template <class>
   friend struct sim::flow_driver;
+  template <class>
+  friend struct sim::deformation;
   struct host_state {
     std::vector<position_type> pos;
     std::vector<position_type> pos_ref;  // position at the last contact-list build (the skin budget used)
@@ -825,6 +868,12 @@ class Simulator {
     ext_force_.assign(h.ext_force);
     ext_torque_.assign(h.ext_torque);
     family_.assign(h.family);
+    if constexpr (deformable)  // kept across edits of the state; undeformed for a new particle count
+      if (deformed_.size() != h.radius.size()) {
+        deformed_.assign(h.radius);
+        deformed_ref_.assign(h.radius);
+        deform_iterations_.assign(std::vector<std::uint32_t>(h.radius.size(), 0u));
+      }
     family_contact_force_.clear();  // sized again at the next evaluation
     family_contact_torque_.clear();
     index_of_ids_valid_ = false;  // particles may have been added
@@ -845,6 +894,11 @@ class Simulator {
     grow(force_, t.force);
     grow(torque_, t.torque);
     grow(radius_, t.radius);
+    if constexpr (deformable) {  // new spheres start undeformed
+      grow(deformed_, t.radius);
+      grow(deformed_ref_, t.radius);
+      grow(deform_iterations_, std::vector<std::uint32_t>(n, 0u));
+    }
     grow(inv_mass_, t.inv_mass);
     grow(inv_inertia_, t.inv_inertia);
     grow(material_, t.material);
@@ -1014,10 +1068,16 @@ class Simulator {
   }
 
   sim::particle_view<coord_space> view() {
-    return {pos_.data(), pos_ref_.data(), vel_.data(), omega_.data(), force_.data(), torque_.data(), radius_.data(),
+    return {pos_.data(), pos_ref_.data(), vel_.data(), omega_.data(), force_.data(), torque_.data(), contact_radius(),
             inv_mass_.data(), inv_inertia_.data(), material_.data(), id_.data(), active_.data(),
-            has_carry ? carry_.data() : nullptr, family_.size() ? family_.data() : nullptr};
+            has_carry ? carry_.data() : nullptr, family_.size() ? family_.data() : nullptr, deformable ? radius_.data() : nullptr};
   }
+  deform::in_step<real> deform_in_step(bool integrate) {
+    if constexpr (deformable) return sim::deformation<Simulator>::in_step(*this, integrate);
+    else return {};
+  }
+  // The radius contacts see: the deformed R' for deformable spheres, else the radius.
+  real* contact_radius() { return deformable ? deformed_.data() : radius_.data(); }
   sim::contact_results<real> results() { return {cforce_.data(), ctorque_.data()}; }
   family::mask_view family_masks() { return sim::families<Simulator>::masks(*this); }
   void set_contacts(family_id a, family_id b, bool enabled) {
@@ -1109,11 +1169,16 @@ class Simulator {
     // Moving boundaries go where they are at the end of the step, where the forces are evaluated;
     // a boundary that used up its share of the margin asks for a rebuild as a particle does.
     const bool boundaries_moved = move_boundaries(time_ + cfg_.dt, cfg_.dt);
-    if (!contacts_valid_ || moved2 > half * half || (boundaries_moved && walls_.moved_since_build(cfg_.domain) > boundary_budget()))
-      rebuild_contacts();
+    bool rebuild = !contacts_valid_ || moved2 > half * half || (boundaries_moved && walls_.moved_since_build(cfg_.domain) > boundary_budget());
+    // Deformable spheres: the radii's growth since the build uses up the margin too.
+    if constexpr (deformable) rebuild = rebuild || std::sqrt(moved2) + deform_growth_ > half;
+    if (rebuild) rebuild_contacts();
+    const double moved = rebuild ? 0.0 : std::sqrt(moved2);  // since the list's build
+    if constexpr (deformable && !sim::deformation<Simulator>::in_particle_kernel) sim::deformation<Simulator>::before_forces(*this, moved);
     if constexpr (ledger_supported)
       if (ledger_on_) ledger_step(dt);
     evaluate_forces(true);
+    if constexpr (deformable && sim::deformation<Simulator>::in_particle_kernel) sim::deformation<Simulator>::after_forces(*this, moved);
     ++steps_;
     time_ += cfg_.dt;
     sim::families<Simulator>::run_predicates(*this);
@@ -1134,16 +1199,22 @@ class Simulator {
   // the tangential spring is not advanced twice in the first step.
   void evaluate_forces(bool integrate) {
     const real dt = integrate ? static_cast<real>(cfg_.dt) : real(0), t = static_cast<real>(time_);
+    if constexpr (deformable) {  // (a restored list comes without them)
+      deform_pairs_.resize(num_contacts_);
+      deform_half_inverse_.resize(num_contacts_);
+    }
     if (num_contacts_) {
       if constexpr (Policies::rigid)
         backend_.for_each(num_contacts_, sim::rigid_pair_kernel<Policies>{view(), rigid(), coord_, pair_a_.data(), pair_b_.data(), history_.data(),
                                                                           params_.data(), num_materials(), results(), wildcards_view(), dt, t});
       else if (!Backend::is_device && num_materials() == 1)  // CPU gathers are dear; a GPU reads the table from cache
         backend_.for_each(num_contacts_, sim::pair_force_kernel<Policies, true>{view(), coord_, pair_a_.data(), pair_b_.data(), history_ptr(history_),
-                                                                          params_.data(), num_materials(), results(), wildcards_view(), dt, t});
+                                                                          params_.data(), num_materials(), results(), wildcards_view(), dt, t,
+                                                                          deform_pairs_.data(), deform_half_inverse_.data()});
       else
         backend_.for_each(num_contacts_, sim::pair_force_kernel<Policies>{view(), coord_, pair_a_.data(), pair_b_.data(), history_ptr(history_),
-                                                                          params_.data(), num_materials(), results(), wildcards_view(), dt, t});
+                                                                          params_.data(), num_materials(), results(), wildcards_view(), dt, t,
+                                                                          deform_pairs_.data(), deform_half_inverse_.data()});
     }
     const double vmax = cfg_.max_speed;
     const real vmax2 = std::isfinite(vmax * vmax) && vmax * vmax < double(std::numeric_limits<real>::max())
@@ -1153,7 +1224,7 @@ class Simulator {
                                           walls_.view(), walls_.walls(), params_.data(), num_materials(),
                                           wildcards_view(), rigid(), vec3<real>(cfg_.gravity), ext_force_ptr(), ext_torque_ptr(),
                                           sim::families<Simulator>::rules(*this, integrate), dt, t, vmax2, integrate,
-                                          !separate_integration, status_.data()});
+                                          !separate_integration, status_.data(), deform_in_step(integrate)});
     forces_current_ = true;
     if constexpr (separate_integration) {
       if (integrate && backend_.reduce_or(num_particles_, sim::sphere_finish_kernel<Policies>{view(), coord_, dt, vmax2}))
@@ -1170,6 +1241,7 @@ class Simulator {
 
   void check_status() {
     const auto s = read_status();
+    if constexpr (deformable) sim::deformation<Simulator>::check(*this, s[sim::deform_failure]);
     sim::families<Simulator>::note_changes(*this, s[sim::family_changes]);
     if (s[sim::bad_particle] != sim::no_particle) {
       const host_state h = pull();
@@ -1304,6 +1376,17 @@ class Simulator {
   buffer<carry_type> carry_;  // coordinate policies with a rounding carry only
   buffer<vec3<real>> vel_, omega_, force_, torque_;
   buffer<real> radius_, inv_mass_, inv_inertia_;
+  // Deformable spheres (sim/deformation.hpp): R' now, at the last build, and this step's solve;
+  // Newton iterations per particle; the largest growth of a radius since the build; the limit on
+  // R' / R; solves repeated after a rebuild.
+  buffer<real> deformed_, deformed_ref_, deformed_next_;
+  buffer<deform::pair_record<real>> deform_pairs_;  // per listed pair: distance and radii (the pair kernel's)
+  buffer<real> deform_half_inverse_;                // and 0.5 / distance
+  buffer<std::uint32_t> deform_iterations_;
+  double deform_growth_ = 0;
+  double deform_limit_ = 2.0;
+  std::uint32_t deform_interval_ = 1;
+  std::uint64_t deform_redone_ = 0;
   buffer<std::uint32_t> material_;  // material_id values, 32 bits wide (gathered by the pair loop)
   buffer<std::uint32_t> id_;
   buffer<std::uint32_t> active_;

@@ -12,6 +12,7 @@
 #include "dem/backend/atomic.hpp"
 #include "dem/boundary/wall_forces.hpp"
 #include "dem/config.hpp"
+#include "dem/deform/radius_kernel.hpp"
 #include "dem/family/rule.hpp"
 #include "dem/force/concept.hpp"
 #include "dem/force/contact.hpp"
@@ -64,6 +65,8 @@ struct pair_force_kernel {
   contact_results<Real> out;
   wildcard_view<typename traits::owner_wildcards, typename traits::geometry_wildcards> wc;
   Real dt, time;
+  deform::pair_record<Real>* deform_pairs = nullptr;  // deformable spheres: each pair's distance and radii,
+  Real* deform_half_inverse = nullptr;                // and 0.5 / distance
 
   DEM_HD DEM_KERNEL void operator()(index_t c) const {
     const std::uint32_t a = pair_a[c], b = pair_b[c];
@@ -85,6 +88,10 @@ struct pair_force_kernel {
     if constexpr (traits::has_history)
       keep_or_reset(touching, h);  // a contact that ended (or never began) restarts its history
     const vec3<Real> zero{0, 0, 0};
+    if constexpr (P::deformable) {
+      store(deform_pairs[c], deform::pair_record<Real>{g.dist, load(p.radius, a), load(p.radius, b)});
+      deform_half_inverse[c] = Real(0.5) / g.dist;
+    }
     const vec3<Real> lever = r.force + r.torque_only_force;
     const std::size_t c2 = 2 * static_cast<std::size_t>(c);  // widened first: GCC then sees consecutive stores, not a scatter
     store(out.force[c], select(touching, r.force, zero));
@@ -216,10 +223,13 @@ struct particle_update_kernel {
   bool integrate;
   bool finish;
   std::uint32_t* status;
+  deform::in_step<Real> deform{};  // deformable spheres under velocity Verlet: the next R' (null `next` otherwise)
 
   DEM_HD DEM_FLATTEN void operator()(index_t i) const {
     if (!p.active[i]) {  // no force on a particle out of the simulation (sphere_finish_kernel relies on it)
       p.force[i] = p.torque[i] = vec3<Real>{0, 0, 0};
+      if constexpr (P::deformable)
+        if (integrate && deform.next) deform.next[i] = p.radius[i];
       if (families.family) families.contact_force[i] = families.contact_torque[i] = vec3<Real>{0, 0, 0};
       return;
     }
@@ -236,6 +246,8 @@ struct particle_update_kernel {
       if constexpr (traits::writes_geometry_wildcards) geometry_sum += wc.geometry_increment[e];
     }
     boundary::wall_forces<P, G>(p, r, coord, i, boundaries, walls, table, num_materials, wc, owner_sum, geometry_sum, dt, time, f, t);
+    if constexpr (P::deformable)  // from the wall reports just made and the pair kernel's distances
+      if (integrate && deform.next) deform(p, i, incident_offset, incident_entry, walls, status);
     if (families.family) {  // the contact load, before a rule holds components (trackers read it)
       families.contact_force[i] = vec3<Real>(f);
       families.contact_torque[i] = vec3<Real>(t);
