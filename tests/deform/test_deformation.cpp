@@ -24,17 +24,24 @@ namespace {
 template <class Force, class Precision = dem::precision::double_>
 using deformable_t = dem::Simulator<dem::policies<dem::shape::deformable_sphere, Force, dem::integrate::velocity_verlet, Precision>, test_backend>;
 using linear = deformable_t<dem::force::linear_spring_dashpot>;
+// The same under symplectic Euler, which moves particles after the force evaluation: the radii are
+// solved before it, in a kernel of their own.
+using euler = dem::Simulator<dem::policies<dem::shape::deformable_sphere, dem::force::linear_spring_dashpot, dem::integrate::symplectic_euler,
+                                           dem::precision::double_>,
+                             test_backend>;
 
 // A sphere of radius R held between the planes z = -h/2 and z = h/2 (linear law, k_n = 1300 N/m).
+template <class S = linear>
 struct squeezed {
-  linear sim;
+  S sim;
   std::uint32_t lower, upper;
 };
-squeezed between_walls(double R, double h) {
+template <class S = linear>
+squeezed<S> between_walls(double R, double h) {
   dem::simulation_config c = zero_g_config(0.05);
   c.allow_initial_overlap = true;
   c.dt = 1e-5;
-  squeezed s{linear(c), 0, 0};
+  squeezed<S> s{S(c), 0, 0};
   const auto m = s.sim.add_material({"soft", 2000, 1e7, 0.3, 0.7, 0.5, 0.0});
   s.sim.materials().set_pair(m, m, dem::pair_override{.normal_stiffness = 1300.0});
   s.lower = s.sim.add_plane({0, 0, -h / 2}, {0, 0, 1}, m);
@@ -65,6 +72,40 @@ double volume_error(const std::vector<vec3d>& x, const std::vector<double>& R, c
     cap(box.hi[k] - x[i][k]);
   }
   return (r * r * r - caps - R[i] * R[i] * R[i]) / (R[i] * R[i] * R[i]);
+}
+
+// 60 soft spheres of 1.2 mm +- 20 % falling into a 10 x 10 x 20 mm box, with the given margin.
+template <class S>
+std::unique_ptr<S> small_bed(double margin) {
+  dem::simulation_config c;
+  c.domain = {{0, 0, 0}, {0.01, 0.01, 0.02}};
+  c.dt = 2e-5;
+  c.contact_margin = margin;
+  auto s = std::make_unique<S>(c);
+  const auto m = s->add_material({"soft", 2000, 1e7, 0.3, 0.5, 0.5, 0.0});
+  s->materials().set_pair(m, m, dem::pair_override{.normal_stiffness = 20.0});
+  s->add_box(c.domain, m);
+  dem::sample::lattice_options lo;
+  lo.radius = 1.2e-3;
+  lo.radius_spread = 0.2;
+  lo.jitter = 2e-4;
+  lo.max_count = 60;
+  s->add_particles(dem::sample::cubic_lattice(c.domain, lo), m);
+  return s;
+}
+
+// Two margins, two rebuild schedules: the same bits (no plane missed as the radii grow). Returns the
+// run with the smaller margin.
+template <class S>
+std::unique_ptr<S> check_same_bits_for_two_margins() {
+  auto a = small_bed<S>(1e-4), b = small_bed<S>(5e-4);
+  a->step(8000);
+  b->step(8000);
+  REQUIRE(a->deformation_report().deformed > 10);
+  CHECK(a->num_rebuilds() > b->num_rebuilds());
+  CHECK(a->positions() == b->positions());
+  CHECK(a->deformed_radii() == b->deformed_radii());
+  return a;
 }
 
 }  // namespace
@@ -181,37 +222,13 @@ TEST_CASE("deform: volume is conserved per particle in a dense packing to 1e-9 (
 
 TEST_CASE("deform: the same bits whatever the margin (no contact missed as radii grow) and across a checkpoint") {
   if (sanitized) return;
-  dem::simulation_config c;
-  c.domain = {{0, 0, 0}, {0.01, 0.01, 0.02}};
-  auto make = [&](double margin) {
-    dem::simulation_config cc = c;
-    cc.dt = 2e-5;
-    cc.contact_margin = margin;
-    auto s = std::make_unique<linear>(cc);
-    const auto m = s->add_material({"soft", 2000, 1e7, 0.3, 0.5, 0.5, 0.0});
-    s->materials().set_pair(m, m, dem::pair_override{.normal_stiffness = 20.0});
-    s->add_box(cc.domain, m);
-    dem::sample::lattice_options lo;
-    lo.radius = 1.2e-3;
-    lo.radius_spread = 0.2;
-    lo.jitter = 2e-4;
-    lo.max_count = 60;
-    s->add_particles(dem::sample::cubic_lattice(cc.domain, lo), m);
-    return s;
-  };
-  auto a = make(1e-4), b = make(5e-4);
-  a->step(8000);
-  b->step(8000);
-  REQUIRE(a->deformation_report().deformed > 10);
-  CHECK(a->num_rebuilds() > b->num_rebuilds());
-  CHECK(a->positions() == b->positions());
-  CHECK(a->deformed_radii() == b->deformed_radii());
+  const auto a = check_same_bits_for_two_margins<linear>();
   // Saved and restored mid-run, the run goes on with the same bits.
   char name[] = "/tmp/dem_deform_XXXXXX";
   const int fd = mkstemp(name);
   REQUIRE(fd >= 0);
   close(fd);
-  auto cont = make(1e-4);
+  auto cont = small_bed<linear>(1e-4);
   cont->step(4000);
   cont->save_checkpoint(name);
   auto restored = linear::from_checkpoint(name);
@@ -286,48 +303,9 @@ TEST_CASE("deform: with an interval the radii are solved every k-th step only") 
 }
 
 TEST_CASE("deform: integrators that move after the force evaluation solve before it (symplectic Euler): the closed form and the same bits for any margin") {
-  using euler = dem::Simulator<dem::policies<dem::shape::deformable_sphere, dem::force::linear_spring_dashpot, dem::integrate::symplectic_euler,
-                                             dem::precision::double_>,
-                               test_backend>;
-  {
-    dem::simulation_config c = zero_g_config(0.05);
-    c.allow_initial_overlap = true;
-    euler s(c);
-    s.set_log(nullptr);
-    const auto m = s.add_material({"soft", 2000, 1e7, 0.3, 0.7, 0.5, 0.0});
-    s.materials().set_pair(m, m, dem::pair_override{.normal_stiffness = 1300.0});
-    s.add_plane({0, 0, -2.5e-3}, {0, 0, 1}, m);
-    s.add_plane({0, 0, 2.5e-3}, {0, 0, -1}, m);
-    dem::particle_set p;
-    p.positions = {{0, 0, 0}};
-    p.radii = {5e-3};
-    s.add_particles(p, m);
-    s.step(3);
-    CHECK(s.deformed_radii()[0] == doctest::Approx(5.951190357e-3).epsilon(1e-9).scale(0));
-  }
+  squeezed<euler> s = between_walls<euler>(5e-3, 5e-3);
+  s.sim.step(3);
+  CHECK(s.sim.deformed_radii()[0] == doctest::Approx(5.951190357e-3).epsilon(1e-9).scale(0));
   if (sanitized) return;
-  auto make = [](double margin) {
-    dem::simulation_config c;
-    c.domain = {{0, 0, 0}, {0.01, 0.01, 0.02}};
-    c.dt = 2e-5;
-    c.contact_margin = margin;
-    auto s = std::make_unique<euler>(c);
-    const auto m = s->add_material({"soft", 2000, 1e7, 0.3, 0.5, 0.5, 0.0});
-    s->materials().set_pair(m, m, dem::pair_override{.normal_stiffness = 20.0});
-    s->add_box(c.domain, m);
-    dem::sample::lattice_options lo;
-    lo.radius = 1.2e-3;
-    lo.radius_spread = 0.2;
-    lo.jitter = 2e-4;
-    lo.max_count = 60;
-    s->add_particles(dem::sample::cubic_lattice(c.domain, lo), m);
-    return s;
-  };
-  auto a = make(1e-4), b = make(5e-4);
-  a->step(8000);
-  b->step(8000);
-  REQUIRE(a->deformation_report().deformed > 10);
-  CHECK(a->num_rebuilds() > b->num_rebuilds());
-  CHECK(a->positions() == b->positions());
-  CHECK(a->deformed_radii() == b->deformed_radii());
+  check_same_bits_for_two_margins<euler>();
 }
