@@ -10,8 +10,10 @@
 #      bed at 1e8, and the free fall at 3e7 and 1e8;
 #   4. prints a table last: particle-steps/s against the memory-bandwidth floor (copy bandwidth /
 #      modelled bytes moved per particle-step), and whether 2e9 particle-steps/s at N = 1e7 holds.
-# Output in $OUT (default gpu-check-out): gpu.txt, configure.log, build.log, ctest.log, bench_<part>.log,
-# suite_cuda_<part>.json (one per run) and suite_cuda.json (all runs merged).
+# Output in $OUT (default gpu-check-out): gpu.txt, configure.log, build.log, ninja_log.txt, ctest.log,
+# sanitize_<test>.log (each failed CUDA test rerun under compute-sanitizer memcheck), bench_<part>.log,
+# suite_cuda_<part>.json (one per run) and suite_cuda.json (all runs merged); and, since the device
+# tool brings back at most 8 files, all of them in gpu-check.tgz when GPU_CHECK_TAR=1.
 #
 #   scripts/gpu-check.sh                run everything
 #   scripts/gpu-check.sh --table DIR    print the table from DIR's suite_cuda*.json (no GPU needed)
@@ -20,6 +22,10 @@
 # from $DEM_BED_CACHE (default build-host/benchmarks; else the suite settles them on the host first,
 # about half a minute each), and, if the machine lacks Google Benchmark or doctest, their Debian
 # packages (.deb files) in $GPU_DEPS (default .gpu-deps): they are unpacked under /tmp and used.
+# Knobs (environment): GPU_CHECK_BUDGET (s, default 465), GPU_CHECK_BUILD_SECONDS, GPU_CHECK_TEST_SECONDS and
+# GPU_CHECK_TEST_MAX (ctest's whole run), GPU_CHECK_TEST_TIMEOUT (one test, default 120), GPU_CHECK_TEST_JOBS
+# (with MPS, default 6), GPU_CHECK_SANITIZE (failed tests rerun under memcheck, default 3), GPU_CHECK_BENCH=0
+# (tests only), GPU_CHECK_TAR=1.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 py=/usr/bin/python3
@@ -127,7 +133,7 @@ fi
 budget=${GPU_CHECK_BUDGET:-465}  # seconds for everything, the table included (8 minutes with some slack)
 left() { echo $((budget - SECONDS)); }
 SECONDS=0
-export PATH="$PATH:/usr/local/cuda/bin"
+export PATH="$PATH:/usr/local/cuda/bin:/usr/local/nvidia/bin"
 out=${OUT:-gpu-check-out}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -151,7 +157,9 @@ configure() {
   timeout 120 cmake -S . -B build-gpu "${gen[@]}" "${prefix_args[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DDEM_BUILD_TESTS=ON -DDEM_BUILD_EXAMPLES=OFF "$@" >>"$out/configure.log" 2>&1
 }
-if ! configure -DDEM_BUILD_BENCHMARKS=ON; then
+bench_opt=ON
+[ "${GPU_CHECK_BENCH:-1}" = 0 ] && bench_opt=OFF
+if ! configure -DDEM_BUILD_BENCHMARKS=$bench_opt; then
   notes+=("configure with benchmarks failed (Google Benchmark missing?): tests only; see configure.log")
   configure -DDEM_BUILD_BENCHMARKS=OFF || { tail -20 "$out/configure.log"; exit 1; }
 fi
@@ -160,6 +168,7 @@ targets=$(cmake --build build-gpu --target help 2>/dev/null | grep -oE '[A-Za-z0
 [ -n "$targets" ] || { echo "gpu-check: no *_cuda targets in build-gpu"; exit 1; }
 t_build=$(( $(left) - 250 ))  # leave time for the tests and the core benchmarks
 (( t_build > 300 )) && t_build=300
+[ -n "${GPU_CHECK_BUILD_SECONDS:-}" ] && t_build=$GPU_CHECK_BUILD_SECONDS
 (( t_build < 60 )) && t_build=60
 b0=$SECONDS
 # shellcheck disable=SC2086
@@ -168,10 +177,43 @@ timeout "$t_build" cmake --build build-gpu -j"$(nproc)" --target $targets >"$out
 echo "build: $((SECONDS - b0)) s ($(wc -w <<<"$targets") targets)"
 
 # 2. The CUDA tests.
-t_test=$(( $(left) - 150 ))
-(( t_test > 180 )) && t_test=180
+#    Several test processes share the one GPU; without MPS the driver time-slices their contexts, and
+#    tests that take many small steps (launch- and sync-bound) slowed down more than tenfold at -j4
+#    (2026-12-04). So the MPS daemon is started when it works (checked on one short test), else -j1.
+t_test=${GPU_CHECK_TEST_SECONDS:-$(( $(left) - 150 ))}
+(( t_test > ${GPU_CHECK_TEST_MAX:-180} )) && t_test=${GPU_CHECK_TEST_MAX:-180}
 (( t_test < 30 )) && t_test=30
-(cd build-gpu && timeout "$t_test" ctest -L cuda --output-on-failure --timeout 120 -j4) 2>&1 | tee "$out/ctest.log" | tail -25
+jobs=1
+if command -v nvidia-cuda-mps-control >/dev/null; then
+  export CUDA_MPS_PIPE_DIRECTORY=/tmp/dem-mps CUDA_MPS_LOG_DIRECTORY=/tmp/dem-mps-log
+  mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+  if nvidia-cuda-mps-control -d && (cd build-gpu && timeout 60 ctest -R '^cuda\.broad\.' >/dev/null 2>&1); then
+    jobs=${GPU_CHECK_TEST_JOBS:-6}
+    echo "MPS daemon on: ctest -j$jobs"
+  else
+    echo quit | nvidia-cuda-mps-control 2>/dev/null
+    unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+    notes+=("MPS unavailable: tests ran one at a time")
+  fi
+fi
+(cd build-gpu && timeout "$t_test" ctest -L cuda --output-on-failure --timeout "${GPU_CHECK_TEST_TIMEOUT:-120}" -j"$jobs") 2>&1 | tee "$out/ctest.log" | tail -25
+# Each test's time, also when the time limit cut ctest short (its summary is then missing).
+grep -E "Test +#[0-9]+: " "$out/ctest.log" | sed -E 's/^ *[0-9]+\/[0-9]+ //' >"$out/test_times.txt"
+cp build-gpu/.ninja_log "$out/ninja_log.txt" 2>/dev/null  # per-target build times
+
+# 2b. Each failed CUDA test (at most GPU_CHECK_SANITIZE of them) once more under compute-sanitizer's
+#     memcheck, which names the kernel and the out-of-bounds or misaligned access (slow: bounded).
+sanitize=${GPU_CHECK_SANITIZE:-3}
+mapfile -t failed < <(sed -n 's/^[[:space:]]*[0-9]* - \(cuda\.[A-Za-z0-9_.]*\) (.*/\1/p' "$out/ctest.log")
+for t in "${failed[@]:0:$sanitize}"; do
+  l=$(( $(left) - 200 ))
+  (( l > 75 )) && l=75
+  (( l < 20 )) && { notes+=("not sanitized: $t (out of time)"); continue; }
+  echo "compute-sanitizer memcheck: $t (${l}s at most)"
+  (cd build-gpu && timeout -k 5 "$l" compute-sanitizer --tool memcheck --target-processes all --print-limit 30 \
+     ctest -R "^${t//./\\.}\$" --output-on-failure) >"$out/sanitize_$t.log" 2>&1
+  grep -m8 -E "=========.*(Invalid|Error|error|Program hit)" "$out/sanitize_$t.log"
+done
 
 # 3. The benchmark suite.
 bench=build-gpu/benchmarks/suite_bench_cuda
@@ -215,7 +257,9 @@ run_big() {  # name, N, scenario filter, the 1e7 part it scales from, default by
   if (( est > $(left) - 15 )); then notes+=("skipped $name: needs ~${est}s, $(left)s left"); return 1; fi
   run_part "$name" "$(( est * 2 ))" 0.2 "^($scen)/cuda/hertz_mindlin/$n/"
 }
-if [ -x "$bench" ]; then
+if [ "${GPU_CHECK_BENCH:-1}" = 0 ]; then
+  notes+=("benchmarks not run (GPU_CHECK_BENCH=0)")
+elif [ -x "$bench" ]; then
   run_part copy 40 0.2 '^copy_bandwidth/'
   for n in 100000 1000000; do run_part "n$n" 150 0.3 "^(tiled_bed|contact_detection|free_fall)/cuda/hertz_mindlin/$n/"; done
   run_part bed_10000000 200 0.5 '^(tiled_bed|contact_detection)/cuda/hertz_mindlin/10000000/'  # after 3000 resettle steps
@@ -235,3 +279,7 @@ echo "== GPU check: $(head -1 "$out/gpu.txt"), $SECONDS s"
 grep -E "tests passed|tests failed" "$out/ctest.log" || echo "ctest: no summary (see ctest.log)"
 for n in "${notes[@]}"; do echo "note: $n"; done
 print_table "$out"
+[ -n "${CUDA_MPS_PIPE_DIRECTORY:-}" ] && echo quit | nvidia-cuda-mps-control 2>/dev/null
+if [ "${GPU_CHECK_TAR:-0}" = 1 ]; then
+  tar czf /tmp/gpu-check.tgz -C "$out" . && mv /tmp/gpu-check.tgz "$out/"
+fi

@@ -154,9 +154,13 @@ TEST_CASE("restitution on a mesh face, edge and corner equals the input") {
 }
 
 TEST_CASE("a bed in a 12-triangle mesh box matches the bed in a plane box" * doctest::skip(sanitized)) {
-  // 300 spheres poured into a 14 x 14 mm box with frictionless walls: bed height within 1 %, and
+  // 300 spheres poured into a 14 x 14 mm box with frictionless walls: bed height within 2 %, and
   // once settled the floor carries the bed's weight within 0.5 % (scripts/validate-boundaries.sh
-  // runs the 10,000-sphere bed).
+  // runs the 10,000-sphere bed). The height is twice the volume-weighted mean centre height: the
+  // highest sphere's top is one particle of a chaotic settling, and its mesh/plane difference was
+  // 3.2 % on the H200 (2026-12-04, FMA-contracted device arithmetic) and up to 3.8 % on the host
+  // over six lattice seeds built with -ffp-contract=fast; the centroid differed by 1.0 % at most
+  // over those twelve pairs (a wall offset by a tenth of a radius moves it by about 2 %).
   const dem::aabb box{{0, 0, 0}, {0.014, 0.014, 0.03}};
   struct result { double height, floor, weight; };
   auto run = [&](bool mesh) {
@@ -182,13 +186,15 @@ TEST_CASE("a bed in a 12-triangle mesh box matches the bed in a plane box" * doc
     o.max_count = 300;
     s.add_particles(dem::sample::cubic_lattice({{0, 0, 0.001}, {0.014, 0.014, 0.03}}, o), mat);
     s.advance(0.25);
-    double top = 0, weight = 0;
+    double weight = 0, moment = 0;
     const auto x = s.positions();
     const auto snap = s.snapshot();
     for (std::size_t k = 0; k < x.size(); ++k) {
-      top = std::max(top, x[k].z + snap.radius[k]);
-      weight += 2500 * 4.0 / 3 * M_PI * std::pow(snap.radius[k], 3) * 9.81;
+      const double m = 2500 * 4.0 / 3 * M_PI * std::pow(snap.radius[k], 3);
+      weight += m * 9.81;
+      moment += m * 9.81 * x[k].z;
     }
+    const double height = 2 * moment / weight;
     double fz = 0;
     if (mesh) {  // the floor's two triangles: the mesh's triangles 0 and 1 (face z = 0)
       const auto per = s.boundary_element_forces(floor);
@@ -196,10 +202,10 @@ TEST_CASE("a bed in a 12-triangle mesh box matches the bed in a plane box" * doc
     } else {
       fz = -s.boundary_force(floor).z;
     }
-    return result{top, fz, weight};
+    return result{height, fz, weight};
   };
   const result plane = run(false), mesh = run(true);
-  CHECK(mesh.height == doctest::Approx(plane.height).epsilon(0.01).scale(0));  // relative: the bed is 5 mm high
+  CHECK(mesh.height == doctest::Approx(plane.height).epsilon(0.02).scale(0));  // relative: about 4.2 mm
   CHECK(plane.floor == doctest::Approx(plane.weight).epsilon(0.005).scale(0));
   CHECK(mesh.floor == doctest::Approx(mesh.weight).epsilon(0.005).scale(0));
 }

@@ -180,8 +180,13 @@ TEST_CASE_TEMPLATE("matrix: a small gravity packing settles", C, DEM_POLICY_MATR
   o.jitter = 1.5e-4;
   o.max_count = 300;
   sim.add_particles(dem::sample::cubic_lattice({{0, 0, 0.002}, {w, w, 0.04}}, o), m);
+  // Settled: the kinetic energy 1e-5 of its peak within 2 s. Without rolling resistance the bed
+  // creeps and rearranges now and then, so how low it gets is chaotic: on the host, over three
+  // lattice seeds, the three reduced-precision combinations and strict or FMA-contracted rounding,
+  // the lowest ratio after 0.3 s was 3.5e-9 to 3.1e-6; on the H200 (2026-12-04) single/floating
+  // ended its first second at 7.5e-6. Quantised float positions alone would give about 5e-8.
   double peak = 0, last = 0;
-  for (int block = 0; block < 100 && (peak == 0 || last > 1e-6 * peak); ++block) {
+  for (int block = 0; block < 200 && (peak == 0 || last > 1e-5 * peak); ++block) {
     sim.advance(0.01);
     last = sim.kinetic_energy();
     peak = std::max(peak, last);
@@ -189,7 +194,7 @@ TEST_CASE_TEMPLATE("matrix: a small gravity packing settles", C, DEM_POLICY_MATR
   MESSAGE(label<C>() << ": settled at t = " << sim.time() << " s, kinetic energy " << last << " J (peak " << peak << " J)");
   CHECK(sim.num_particles() == 300);
   CHECK(sim.num_lost() == 0);
-  CHECK(last < 1e-6 * peak);
+  CHECK(last < 1e-5 * peak);
   CHECK(dem::analysis::bed_height(sim.snapshot()) < 0.02);
 }
 

@@ -129,10 +129,11 @@ struct cuda {
 
     // Keeps the first min(old, n) elements; grows the allocation only when needed.
     void resize(std::size_t n) {
+      const std::size_t kept = size_;  // release() below zeroes size_
       if (n > capacity_) {
         T* p = allocate(n);
-        if (size_ > 0) {
-          const cudaError_t err = cudaMemcpy(p, ptr_, size_ * sizeof(T), cudaMemcpyDeviceToDevice);
+        if (kept > 0) {
+          const cudaError_t err = cudaMemcpy(p, ptr_, kept * sizeof(T), cudaMemcpyDeviceToDevice);
           if (err != cudaSuccess) {
             cudaFree(p);
             detail::cuda_fail(err, "cudaMemcpy (buffer::resize)");
@@ -142,7 +143,7 @@ struct cuda {
         ptr_ = p;
         capacity_ = n;
       }
-      if (n > size_) DEM_CUDA_CHECK(cudaMemset(ptr_ + size_, 0, (n - size_) * sizeof(T)));
+      if (n > kept) DEM_CUDA_CHECK(cudaMemset(ptr_ + kept, 0, (n - kept) * sizeof(T)));
       size_ = n;
     }
     void clear() { release(); }
