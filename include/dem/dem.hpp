@@ -3,6 +3,7 @@
 // CUDA translation unit) to use backend::cuda.
 #include "dem/backend/host.hpp"
 #include "dem/coord/floating.hpp"
+#include "dem/force/adhesive.hpp"
 #include "dem/force/cohesive.hpp"
 #include "dem/force/compose.hpp"
 #include "dem/force/hertz_mindlin.hpp"

@@ -31,6 +31,7 @@ contact<Real> make(double d, double R = 1e-3, double m = 1e-5, double dt = 1e-6)
   c.radius_eff = R / 2;
   c.mass_eff = m;
   c.inertia_eff = 0.4 * m * R * R;
+  c.rolling_inertia = 3.5 * c.inertia_eff;  // equal spheres: (I + m r^2) / 2 against I / 2
   c.dt = dt;
   return c;
 }
@@ -229,7 +230,7 @@ TEST_CASE("slot rolling::epsd: spring k_r = 2.25 k_n mu_r^2 R*^2 up to mu_r R* F
   s.load = 1.0;
   const double k_r = 2.25 * 1e4 * 0.2 * 0.2 * c.radius_eff * c.radius_eff;
   const double cap = 0.2 * c.radius_eff * 1.0;
-  const double c_r = 0.3 * 2 * std::sqrt(c.inertia_eff * k_r);
+  const double c_r = 0.3 * 2 * std::sqrt(c.rolling_inertia * k_r);  // Ai et al.'s I_r, not I*
   int n = 0;
   for (; n < 100000; ++n) {
     s.couple = {0, 0, 0};
@@ -302,4 +303,107 @@ TEST_CASE("composition: slots in order, empty histories take no space, built-ins
   CHECK(f.force.x == doctest::Approx(-s_t * 1e-4 * c.dt - beta * std::sqrt(s_t * c.mass_eff) * 1e-4).epsilon(1e-12));
   CHECK(L::elastic_energy(c, p, h) ==
         doctest::Approx(8.0 / 15.0 * mp.effective_youngs * a * 4e-12 + 0.5 * s_t * norm2(h.shear)).epsilon(1e-12));
+}
+
+TEST_CASE("contact: rolling_inertia is each body's inertia about the contact point, combined in series (Ai et al. 2011)") {
+  struct geometry {
+    double overlap;
+    vec3<Real> normal, branch_a, branch_b;
+  };
+  const double ra = 2e-3, rb = 1e-3, ma = 8e-5, mb = 1e-5, ia = 0.4 * ma * ra * ra, ib = 0.4 * mb * rb * rb;
+  const geometry g{0, {0, 0, 1}, {0, 0, -ra}, {0, 0, rb}};
+  const vec3<Real> zero{0, 0, 0};
+  const auto c = dem::sim::make_contact(g, zero, zero, zero, zero, zero, ra * rb / (ra + rb),
+                                        dem::sim::inverse_inertias<Real>{1 / ma, 1 / ia, 1 / mb, 1 / ib}, 0, 0, false, 1e-6, 0.0);
+  CHECK(c.rolling_inertia == doctest::Approx(1 / (1 / (1.4 * ma * ra * ra) + 1 / (1.4 * mb * rb * rb))).epsilon(1e-12).scale(0));
+  CHECK(c.inertia_eff == doctest::Approx(ia * ib / (ia + ib)).epsilon(1e-12).scale(0));
+  CHECK(c.mass_eff == doctest::Approx(ma * mb / (ma + mb)).epsilon(1e-12).scale(0));
+  // A wall (nothing for B) and an immovable body B (inverse mass and inertia 0) leave A's alone.
+  const auto w = dem::sim::make_contact(g, zero, zero, zero, zero, zero, ra, dem::sim::inverse_inertias<Real>{1 / ma, 1 / ia, 0, 0}, 0, 0,
+                                        true, 1e-6, 0.0);
+  CHECK(w.rolling_inertia == doctest::Approx(1.4 * ma * ra * ra).epsilon(1e-12).scale(0));
+  const auto f = dem::sim::make_contact(g, zero, zero, zero, zero, zero, ra, dem::sim::inverse_inertias<Real>{1 / ma, 1 / ia, 0, 0}, 0, 0,
+                                        false, 1e-6, 0.0);
+  CHECK(f.rolling_inertia == doctest::Approx(1.4 * ma * ra * ra).epsilon(1e-12).scale(0));
+}
+
+TEST_CASE("slot normal::jkr: JKR's contact radius, loading and unloading curves, pull-off 3/2 pi w R*, break at delta_c") {
+  const auto mp = pair_of();  // w = 0.05 J/m^2
+  using N = model<normal::jkr>;
+  const auto p = N::make_params(mp, hertz_setup);
+  const double R = 5e-4, E = mp.effective_youngs, w = mp.work_of_adhesion;
+  const double brk = 0.75 * std::cbrt(M_PI * M_PI * w * w * R / (E * E));
+  CHECK(N::break_gap(R, p.beta2) == doctest::Approx(brk).epsilon(1e-12).scale(0));
+  CHECK(N::range(p) >= N::break_gap(1.0, p.beta2));  // listed up to the break of any R* <= 1 m
+  // Closed forms, parametric in the contact radius a.
+  auto delta_of = [&](double a) { return a * a / R - std::sqrt(2 * M_PI * w * a / E); };
+  auto force_of = [&](double a) { return 4 * E * a * a * a / (3 * R) - std::sqrt(8 * M_PI * w * E * a * a * a); };
+  const double a_fold = std::cbrt(M_PI * w * R * R / (8 * E));
+  CHECK(delta_of(a_fold) == doctest::Approx(-brk).epsilon(1e-12).scale(0));
+  // The solver inverts delta(a) on the stable branch, from the fold to a hundred times it.
+  double worst = 0;
+  for (double a = a_fold * 1.0001; a < 100 * a_fold; a *= 1.05) {
+    const double solved = N::contact_radius(delta_of(a), R, p.beta2);
+    worst = std::max(worst, std::abs(solved / a - 1));
+  }
+  CHECK(worst < 1e-9);
+  // Loading from a gap, then unloading past the break.
+  auto c = make(-brk, 2 * R);  // make() takes the radius of each sphere: R* = R
+  REQUIRE(c.radius_eff == doctest::Approx(R).scale(0));
+  typename N::history h{};
+  auto force_at = [&](double d) {
+    c.overlap = d;
+    contact_state<Real> s{};
+    N{}(c, p, h, s);
+    return s.elastic - s.attraction;
+  };
+  CHECK(force_at(-0.5 * brk) == 0.0);  // approaching: nothing until touch
+  CHECK(h.formed == 0.0);
+  const double jump = force_at(0.0);  // touch: the force jumps to -4/3 pi w R
+  CHECK(jump == doctest::Approx(-4.0 / 3 * M_PI * w * R).epsilon(1e-9).scale(0));
+  double min_force = 0, worst_curve = 0;
+  for (int k = 0; k <= 400; ++k) {  // loading deeper, then unloading to just above the break
+    const double d = k <= 200 ? 4 * brk * k / 200 : 4 * brk - (4 * brk + 0.99999 * brk) * (k - 200) / 200;
+    const double f = force_at(d);
+    const double a = N::contact_radius(d, R, p.beta2);
+    worst_curve = std::max(worst_curve, std::abs(f - force_of(a)) / (M_PI * w * R));
+    min_force = std::min(min_force, f);
+  }
+  CHECK(worst_curve < 1e-9);
+  CHECK(h.formed == 1.0);
+  CHECK(min_force == doctest::Approx(-1.5 * M_PI * w * R).epsilon(0.01).scale(0));  // the pull-off force
+  CHECK(force_at(-0.99999 * brk) == doctest::Approx(-5.0 / 6 * M_PI * w * R).epsilon(0.01).scale(0));  // still formed near the break
+  CHECK(force_at(-1.00001 * brk) == 0.0);  // broken
+  CHECK(h.formed == 0.0);
+  CHECK(force_at(-0.5 * brk) == 0.0);  // and it stays broken until the next touch
+}
+
+TEST_CASE("slot normal::dmt: Hertz minus 2 pi w R* while touching, nothing apart, energy integrates the force") {
+  const auto mp = pair_of();  // w = 0.05 J/m^2
+  using N = model<normal::dmt>;
+  const auto p = N::make_params(mp, hertz_setup);
+  const double R = 5e-4, E = mp.effective_youngs, w = mp.work_of_adhesion;
+  auto c = make(0, 2 * R);
+  typename N::history h{};
+  for (const double d : {0.0, 1e-7, 1e-6, 1e-5}) {
+    c.overlap = d;
+    contact_state<Real> s{};
+    N{}(c, p, h, s);
+    CHECK(s.elastic - s.attraction == doctest::Approx(4.0 / 3 * E * std::sqrt(R) * std::pow(d, 1.5) - 2 * M_PI * w * R).epsilon(1e-12).scale(0));
+    // dE/dd = F, by central differences
+    const double e = 1e-3 * std::max(d, 1e-8);
+    auto energy = [&](double x) {
+      auto cx = c;
+      cx.overlap = x;
+      contact_state<Real> sx{};
+      N{}(cx, p, h, sx);
+      return N::energy(cx, p, h, sx);
+    };
+    if (d > 0) CHECK((energy(d + e) - energy(d - e)) / (2 * e) == doctest::Approx(s.elastic - s.attraction).epsilon(1e-5).scale(0));
+  }
+  c.overlap = -1e-9;
+  contact_state<Real> s{};
+  N{}(c, p, h, s);
+  CHECK(s.elastic == 0.0);
+  CHECK(s.attraction == 0.0);
 }

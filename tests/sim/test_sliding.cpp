@@ -43,3 +43,57 @@ TEST_CASE_TEMPLATE("rolling resistance: a rolling sphere slows down and stops", 
   CHECK(std::abs(sim.velocities()[0].x) < 1e-4);
   CHECK(std::abs(sim.angular_velocities()[0].y) * r < 1e-4);
 }
+
+TEST_CASE("EPSD rolling: a sphere rocking on a plane is a damped oscillator with Ai et al.'s rolling inertia") {
+  // A resting sphere given a small spin rocks about its contact point: I_r th'' = -k_r th - C_r th',
+  // with I_r = I + m r^2 (rotation about the contact point, Ai, Chen, Rotter & Ooi 2011),
+  // k_r = 2.25 k_n mu_r^2 r^2 and C_r = eta_r 2 sqrt(I_r k_r), so the damping ratio is eta_r and the
+  // period 2 pi / (w_n sqrt(1 - eta_r^2)), w_n = sqrt(k_r / I_r). With the centre inertia I in C_r
+  // the ratio would be eta_r sqrt(I / I_r) = eta_r / 1.87. The spin keeps the spring below its cap.
+  const double r = 5e-3, rho = 2500, E = 1e8, nu = 0.3, mu_r = 0.1, eta = 0.1, g = 9.81;
+  dem::simulation_config cfg;
+  cfg.domain = {{-1, -1, -0.1}, {1, 1, 1}};
+  cfg.gravity = {0, 0, -g};
+  cfg.dt = 2e-6;
+  sim_t<dem::force::hertz_mindlin_epsd> sim(cfg);
+  dem::material mat{"m", rho, E, nu, 0.5, 0.5, mu_r};
+  mat.rolling_damping = eta;
+  const auto m = sim.add_material(mat);
+  sim.add_plane({0, 0, 0}, {0, 0, 1}, m);
+  dem::particle_set s;
+  s.positions = {{0, 0, r * 0.9999}};
+  s.radii = {r};
+  sim.add_particles(s, m);
+  sim.advance(0.02);  // the normal bounce dies out
+  const double mass = rho * 4.0 / 3 * M_PI * r * r * r;
+  const double e_star = E / (2 * (1 - nu * nu));
+  const double overlap = std::pow(mass * g / (4.0 / 3 * e_star * std::sqrt(r)), 2.0 / 3);
+  const double k_n = 2 * e_star * std::sqrt(r * overlap);
+  const double k_r = 2.25 * k_n * mu_r * mu_r * r * r;
+  const double i_r = 1.4 * mass * r * r;
+  const double w_n = std::sqrt(k_r / i_r);
+  const double w0 = 0.1;  // rad/s: amplitude w0 / w_n = 2.8e-4 rad, a quarter of the cap's angle
+  CHECK(k_r * w0 / w_n < 0.3 * mu_r * r * mass * g);
+  sim.set_angular_velocities({{0, w0, 0}});
+  // Successive maxima of the spin: their ratio is exp(-2 pi zeta / sqrt(1 - zeta^2)).
+  std::vector<double> peaks, times;
+  double prev2 = 0, prev1 = w0;
+  for (int k = 0; k < 40000 && peaks.size() < 4; ++k) {
+    sim.step();
+    const double w = sim.angular_velocities()[0].y;
+    if (k > 1 && prev1 > prev2 && prev1 >= w && prev1 > 0) {
+      peaks.push_back(prev1);
+      times.push_back(sim.time() - cfg.dt);
+    }
+    prev2 = prev1;
+    prev1 = w;
+  }
+  REQUIRE(peaks.size() == 4);
+  const double decrement = std::log(peaks[1] / peaks[3]) / 2;  // over two periods
+  const double zeta = decrement / std::sqrt(4 * M_PI * M_PI + decrement * decrement);
+  const double period = (times[3] - times[1]) / 2;
+  MESSAGE("rocking sphere: damping ratio " << zeta << " (eta_r " << eta << "), period " << period << " s (closed form "
+                                           << 2 * M_PI / (w_n * std::sqrt(1 - eta * eta)) << " s)");
+  CHECK(zeta == doctest::Approx(eta).epsilon(0.03).scale(0));
+  CHECK(period == doctest::Approx(2 * M_PI / (w_n * std::sqrt(1 - eta * eta))).epsilon(0.02).scale(0));
+}

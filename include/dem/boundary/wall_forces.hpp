@@ -111,7 +111,7 @@ DEM_HD inline void plane_only_wall_forces(const sim::particle_view<typename P::c
                                 shape::rigid_contact<Real> gw = g;
                                 gw.branch_b = rel + g.branch_a;  // from the boundary's origin
                                 const force::contact<Real> ct = sim::make_contact(gw, xa, p.vel[i], p.omega[i], fr.velocity, fr.omega,
-                                                                                  g.radius_eff, Real(1) / p.inv_mass[i], Real(1) / p.inv_inertia[i],
+                                                                                  g.radius_eff, sim::inverse_inertias<Real>{p.inv_mass[i], p.inv_inertia[i], Real(0), Real(0)},
                                                                                   ga, static_cast<material_id>(fr.material), true, dt, time);
                                 typename traits::wildcards_type wcs = sim::wildcards_of<traits>(wc, i, i, true, no_owner, no_geometry);
                                 const force::contact_force<Real> res = force::evaluate(Law{}, ct, table[ga * num_materials + fr.material], hs.slot[slot], wcs);
@@ -223,8 +223,8 @@ DEM_HD inline force::contact<typename P::real> wall_contact(const sim::particle_
   const vec3<Real> to_point = g.normal * (-(pr.radius - Real(0.5) * g.overlap));
   g.branch_a = pr.offset + to_point;
   g.branch_b = rk + to_point;
-  return sim::make_contact(g, Space::to_real(coord, p.pos[i]), p.vel[i], p.omega[i], fr.velocity, fr.omega, pr.radius_eff, Real(1) / p.inv_mass[i],
-                           Real(1) / p.inv_inertia[i], mk, static_cast<material_id>(fr.material), true, dt, time);
+  return sim::make_contact(g, Space::to_real(coord, p.pos[i]), p.vel[i], p.omega[i], fr.velocity, fr.omega, pr.radius_eff,
+                           sim::inverse_inertias<Real>{p.inv_mass[i], p.inv_inertia[i], Real(0), Real(0)}, mk, static_cast<material_id>(fr.material), true, dt, time);
 }
 
 template <class P, class G>

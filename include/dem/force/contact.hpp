@@ -17,6 +17,8 @@ struct contact {
   Real radius_eff;         // R* (R_A for a wall contact)
   Real mass_eff;           // m* (m_A for a wall contact)
   Real inertia_eff;        // I_A I_B / (I_A + I_B) (I_A for a wall contact)
+  Real rolling_inertia;    // [1/(I_A + m_A r_A^2) + 1/(I_B + m_B r_B^2)]^-1, r the centre-to-contact-point
+                           // distance (Ai, Chen, Rotter & Ooi 2011); I_A + m_A r_A^2 for a wall contact
   vec3<Real> v_rel;        // velocity of A relative to B at the contact point
   Real v_n;                // v_rel . normal (negative while approaching)
   vec3<Real> v_t;          // tangential part of v_rel

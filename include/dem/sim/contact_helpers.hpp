@@ -18,11 +18,31 @@ namespace dem::sim {
 enum status_word : std::uint32_t { bad_particle = 0, lost_count = 1, family_changes = 2, deform_failure = 3, status_words = 4 };
 inline constexpr std::uint32_t no_particle = ~std::uint32_t{0};
 
+// The inverse masses and (scalar) inverse inertias of a contact's two bodies; B's are 0 for a wall
+// or a body that nothing moves (infinite mass).
+template <class Real>
+struct inverse_inertias {
+  Real mass_a, inertia_a, mass_b, inertia_b;
+};
+
+// 1 / (I + m r^2), the inverse inertia about a contact point at distance sqrt(r2); 0 for an
+// immovable body (selects, not branches: the pair loop vectorises).
+template <class Real>
+DEM_HD inline Real inverse_inertia_about_point(Real inv_mass, Real inv_inertia, Real r2) {
+  const Real den = inv_mass + inv_inertia * r2;
+  return den > Real(0) ? inv_mass * inv_inertia / den : Real(0);
+}
+
 template <class Real, class Geometry>
 DEM_HD inline force::contact<Real> make_contact(const Geometry& g, const vec3<Real>& centre_a, const vec3<Real>& va,
                                                 const vec3<Real>& wa, const vec3<Real>& vb, const vec3<Real>& wb, Real r_eff,
-                                                Real m_eff, Real i_eff, material_id mat_a, material_id mat_b, bool wall, Real dt,
-                                                Real time) {
+                                                const inverse_inertias<Real>& inv, material_id mat_a, material_id mat_b, bool wall,
+                                                Real dt, Real time) {
+  const Real m_eff = Real(1) / (inv.mass_a + inv.mass_b);
+  const Real i_eff = Real(1) / (inv.inertia_a + inv.inertia_b);
+  // Laws that do not read it (all but EPSD rolling) let the compiler drop this.
+  const Real roll_a = inverse_inertia_about_point(inv.mass_a, inv.inertia_a, norm2(g.branch_a));
+  const Real roll_b = wall ? Real(0) : inverse_inertia_about_point(inv.mass_b, inv.inertia_b, norm2(g.branch_b));
   force::contact<Real> c;
   c.overlap = g.overlap;
   c.normal = g.normal;
@@ -32,6 +52,7 @@ DEM_HD inline force::contact<Real> make_contact(const Geometry& g, const vec3<Re
   c.radius_eff = r_eff;
   c.mass_eff = m_eff;
   c.inertia_eff = i_eff;
+  c.rolling_inertia = Real(1) / (roll_a + roll_b);
   c.v_rel = (va + cross(wa, g.branch_a)) - (vb + cross(wb, g.branch_b));
   c.v_n = dot(c.v_rel, g.normal);
   c.v_t = c.v_rel - g.normal * c.v_n;

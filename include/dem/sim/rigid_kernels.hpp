@@ -44,8 +44,7 @@ struct rigid_pair_kernel {
     if (p.active[a] && p.active[b]) {
       const material_id ma = p.material[a], mb = p.material[b];
       const typename Law::params& prm = table[ma * num_materials + mb];  // the bodies' pair: the search range
-      const Real m_eff = Real(1) / (p.inv_mass[a] + p.inv_mass[b]);
-      const Real i_eff = Real(1) / (p.inv_inertia[a] + p.inv_inertia[b]);
+      const inverse_inertias<Real> inv{p.inv_mass[a], p.inv_inertia[a], p.inv_mass[b], p.inv_inertia[b]};
       const vec3<Real> xa = Space::to_real(coord, p.pos[a]);
       const typename traits::owner_wildcards no_owner{};
       const typename traits::geometry_wildcards no_geometry{};
@@ -56,7 +55,7 @@ struct rigid_pair_kernel {
                        const material_id ga = g.material_a == shape::no_geometry_material ? ma : g.material_a;
                        const material_id gb = g.material_b == shape::no_geometry_material ? mb : g.material_b;
                        const force::contact<Real> ct = make_contact(g, xa, p.vel[a], p.omega[a], p.vel[b], p.omega[b], g.radius_eff,
-                                                                    m_eff, i_eff, ga, gb, false, dt, time);
+                                                                    inv, ga, gb, false, dt, time);
                        typename traits::wildcards_type w = wildcards_of<traits>(wc, a, b, false, no_owner, no_geometry);
                        const force::contact_force<Real> res = force::evaluate(Law{}, ct, table[ga * num_materials + gb], hs.slot[slot], w);
                        const vec3<Real> lever = res.force + res.torque_only_force;

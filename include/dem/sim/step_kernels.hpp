@@ -39,7 +39,7 @@ DEM_HD DEM_INLINE bool pair_contact(const particle_view<typename P::coord_space>
   const auto pa = load(p.pos, a);
   const bool touching = P::shape::collide(Space::difference(coord, pa, load(p.pos, b)), ra, rb, g, range);
   ct = make_contact(g, Space::to_real(coord, pa), load(p.vel, a), load(p.omega, a), load(p.vel, b), load(p.omega, b), ra * rb / (ra + rb),
-                    Real(1) / (load(p.inv_mass, a) + load(p.inv_mass, b)), Real(1) / (load(p.inv_inertia, a) + load(p.inv_inertia, b)), ma,
+                    inverse_inertias<Real>{load(p.inv_mass, a), load(p.inv_inertia, a), load(p.inv_mass, b), load(p.inv_inertia, b)}, ma,
                     mb, false, dt, time);
   return touching;
 }
@@ -434,7 +434,7 @@ struct pair_elastic_energy_of {
       return 0.0;
     const Real ra = p.radius[a], rb = p.radius[b];
     const vec3<Real> zero{0, 0, 0};
-    const force::contact<Real> ct = make_contact(g, zero, zero, zero, zero, zero, ra * rb / (ra + rb), Real(1), Real(1),
+    const force::contact<Real> ct = make_contact(g, zero, zero, zero, zero, zero, ra * rb / (ra + rb), inverse_inertias<Real>{Real(1), Real(1), Real(1), Real(1)},
                                                  p.material[a], p.material[b], false, Real(0), Real(0));
     return static_cast<double>(Law::elastic_energy(ct, prm, history_of<Law>(history, c)));
   }
@@ -466,7 +466,7 @@ struct wall_elastic_energy_of {
       g.overlap = p.radius[i] - sp.distance;
       g.normal = fr.to_world(sp.normal);
       g.branch_a = g.branch_b = zero;
-      const force::contact<Real> ct = make_contact(g, zero, zero, zero, zero, zero, p.radius[i], Real(1), Real(1),
+      const force::contact<Real> ct = make_contact(g, zero, zero, zero, zero, zero, p.radius[i], inverse_inertias<Real>{Real(1), Real(1), Real(1), Real(1)},
                                                    static_cast<material_id>(p.material[i]), static_cast<material_id>(fr.material), true, Real(0), Real(0));
       e += static_cast<double>(Law::elastic_energy(ct, table[p.material[i] * num_materials + fr.material], walls.history[k].slot[0]));
     }

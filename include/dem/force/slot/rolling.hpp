@@ -4,8 +4,10 @@
 //   rolling::constant_torque  |M| = mu_r R* F_n (PHYSICS.md), turning viscous near rest
 //   rolling::epsd             elastic-plastic spring-dashpot (Ai, Chen, Rotter & Ooi 2011, model C):
 //                             spring k_r = 2.25 k_n mu_r^2 R*^2 on the accumulated rolling angle,
-//                             capped at mu_r R* F_n, viscous part C_r = eta_r 2 sqrt(I* k_r) while
-//                             the spring is below the cap. History: the spring torque.
+//                             capped at mu_r R* F_n, viscous part C_r = eta_r 2 sqrt(I_r k_r) while
+//                             the spring is below the cap, I_r the paper's rolling inertia
+//                             (contact::rolling_inertia: each body's inertia about the contact
+//                             point). History: the spring torque.
 //   rolling::none
 #include <cmath>
 
@@ -77,7 +79,7 @@ struct epsd {
       if (m2 > cap * cap) {
         m *= cap / sqrt(m2);  // fully mobilised: plastic, no viscous part (model C with f = 0)
       } else {
-        damper = w * (-p.damping_ratio * Real(2) * sqrt(c.inertia_eff * k_r));
+        damper = w * (-p.damping_ratio * Real(2) * sqrt(c.rolling_inertia * k_r));
       }
       h.torque = m;
       s.couple += m + damper;
