@@ -3,6 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
 
 #include "support/scenarios.hpp"
 
@@ -45,4 +48,52 @@ TEST_CASE("gravity packing of 2000 spheres settles to a random packing") {
   MESSAGE("bed height " << h << " m, interior packing fraction " << phi);
   CHECK(phi > 0.54);
   CHECK(phi < 0.64);
+}
+
+TEST_CASE("a column of adhesive (JKR) grains collapses into a steeper heap than a dry one") {
+  // 300 grains of 1 mm in a loose, jittered 5 x 5 x 12 column on a frictional floor, released. Dry
+  // (w = 0) they spread into a low heap; with JKR adhesion w = 0.05 J/m^2 (pull-off 1.2e-4 N, nine
+  // times a grain's weight) they stick where they meet and the heap stands steeper. Steepness:
+  // height (mean of the 15 highest tops) over the radius holding 90 % of the grains. Measured on
+  // the host (2026-12-04): 0.170 dry and 0.483 adhesive; 0.164 and 0.464 built with FMA contraction
+  // (as a GPU computes). Another jitter seed gave 0.18 and 0.43 by the highest top and the 95 % radius.
+  auto heap = [](double w) {
+    const double r = 5e-4;
+    dem::simulation_config cfg;
+    cfg.domain = {{-0.03, -0.03, -0.001}, {0.03, 0.03, 0.03}};
+    cfg.gravity = {0, 0, -9.81};
+    cfg.dt = 5e-6;
+    sim_t<dem::force::hertz_mindlin_jkr> s(cfg);
+    s.set_log(nullptr);
+    dem::material m{"powder", 2500, 1e7, 0.3, 0.5, 0.5, 0.1};
+    m.work_of_adhesion = w;
+    const auto id = s.add_material(m);
+    s.add_plane({0, 0, 0}, {0, 0, 1}, id);
+    dem::particle_set p;
+    std::mt19937 rng(1);
+    std::uniform_real_distribution<double> jitter(-0.15 * r, 0.15 * r);
+    for (int k = 0; k < 12; ++k)
+      for (int i = 0; i < 5; ++i)
+        for (int j = 0; j < 5; ++j) {
+          p.positions.push_back({(i - 2) * 2.4 * r + jitter(rng), (j - 2) * 2.4 * r + jitter(rng), 1.2 * r + k * 2.4 * r + jitter(rng)});
+          p.radii.push_back(r);
+        }
+    s.add_particles(p, id);
+    s.advance(0.2);
+    CHECK(s.num_lost() == 0);
+    std::vector<double> tops, radii;
+    for (const auto& x : s.positions()) {
+      tops.push_back(x.z + r);
+      radii.push_back(std::hypot(x.x, x.y) + r);
+    }
+    std::sort(tops.begin(), tops.end(), std::greater<double>());
+    std::sort(radii.begin(), radii.end());
+    double height = 0;
+    for (int k = 0; k < 15; ++k) height += tops[k] / 15;
+    return height / radii[radii.size() * 9 / 10];
+  };
+  const double dry = heap(0.0), adhesive = heap(0.05);
+  MESSAGE("heap steepness (height / radius): dry " << dry << ", JKR w = 0.05 J/m^2: " << adhesive);
+  CHECK(dry < 0.3);        // the dry column collapsed
+  CHECK(adhesive > 1.8 * dry);
 }
