@@ -204,7 +204,9 @@ cp build-gpu/.ninja_log "$out/ninja_log.txt" 2>/dev/null  # per-target build tim
 # 2b. Each failed CUDA test (at most GPU_CHECK_SANITIZE of them) once more under compute-sanitizer's
 #     memcheck, which names the kernel and the out-of-bounds or misaligned access (slow: bounded).
 sanitize=${GPU_CHECK_SANITIZE:-3}
-mapfile -t failed < <(sed -n 's/^[[:space:]]*[0-9]* - \(cuda\.[A-Za-z0-9_.]*\) (.*/\1/p' "$out/ctest.log")
+#     Read from each test's result line, which is there also when the time limit cut ctest short
+#     before its summary (so it was in the first run); timed-out tests are left out (memcheck is slower).
+mapfile -t failed < <(sed -En 's/.*Test +#[0-9]+: (cuda\.[A-Za-z0-9_.]+) .*\*\*\*(Failed|Exception|SEGFAULT|Subprocess|Child).*/\1/p' "$out/ctest.log")
 for t in "${failed[@]:0:$sanitize}"; do
   l=$(( $(left) - 200 ))
   (( l > 75 )) && l=75
