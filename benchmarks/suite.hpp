@@ -348,11 +348,22 @@ void step_counters(benchmark::State& state, Sim& sim, int steps_per_iter, std::u
 }
 
 // ---- the scenarios ------------------------------------------------------------------------------
+// host_reads: the device backends' step as before 2026-12-04, the host reading the status back after
+// every step (config.status_read_interval = 0), for comparison with the device's own rebuild
+// decisions (sim/device_steps.hpp). Both share the fixture.
+template <class Sim>
+struct read_interval_scope {
+  Sim& sim;
+  read_interval_scope(Sim& s, bool host_reads) : sim(s) { sim.set_status_read_interval(host_reads ? 0 : dem::simulation_config{}.status_read_interval); }
+  ~read_interval_scope() { sim.set_status_read_interval(dem::simulation_config{}.status_read_interval); }
+};
+
 template <class Backend, class Force>
-void free_fall(benchmark::State& state, std::size_t n) {
+void free_fall(benchmark::State& state, std::size_t n, bool host_reads = false) {
   using Sim = simulator<Backend, Force>;
   try {
     auto& f = fixture<free_fall_fixture<Sim>>(fixture_key<Sim>("free_fall", n), n);
+    const read_interval_scope<Sim> reads(f.sim, host_reads);
     const int k = steps_per_iteration(n);
     const std::uint64_t s0 = f.sim.step_count(), r0 = f.sim.num_rebuilds();
     for (auto _ : state) {
@@ -377,10 +388,11 @@ void free_fall(benchmark::State& state, std::size_t n) {
 }
 
 template <class Backend, class Force, class Precision = dem::precision::single, class Coord = dem::coord::floating>
-void tiled_bed(benchmark::State& state, std::size_t n) {
+void tiled_bed(benchmark::State& state, std::size_t n, bool host_reads = false) {
   using Sim = simulator<Backend, Force, Precision, Coord>;
   try {
     auto& f = fixture<tiled_fixture<Sim>>(fixture_key<Sim>("tiled_bed", n), n);
+    const read_interval_scope<Sim> reads(f.sim, host_reads);
     const int k = steps_per_iteration(n);
     const std::uint64_t s0 = f.sim.step_count(), r0 = f.sim.num_rebuilds();
     for (auto _ : state) {

@@ -63,6 +63,15 @@ void register_all() {
       add(name(inspectors[which], hertz_mindlin::name, n),
           [n, which](benchmark::State& st) { suite::inspectors<backend, hertz_mindlin>(st, n, which); });
     add(name("free_fall", hertz_mindlin::name, n), [n](benchmark::State& st) { suite::free_fall<backend, hertz_mindlin>(st, n); });
+#if defined(__CUDACC__)
+    // The same with the host reading the status after every step (config.status_read_interval = 0).
+    if (n <= 1000000) {
+      add(name("tiled_bed", hertz_mindlin::name, n, "host_reads"),
+          [n](benchmark::State& st) { suite::tiled_bed<backend, hertz_mindlin>(st, n, true); });
+      add(name("free_fall", hertz_mindlin::name, n, "host_reads"),
+          [n](benchmark::State& st) { suite::free_fall<backend, hertz_mindlin>(st, n, true); });
+    }
+#endif
   }
   add_matrix<linear_spring_dashpot, dem::precision::single, dem::coord::floating>(matrix_n);
   add_matrix<hertz_mindlin, dem::precision::double_, dem::coord::floating>(matrix_n);

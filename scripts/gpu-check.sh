@@ -5,7 +5,8 @@
 #      the CUDA tests (*_cuda) and suite_bench_cuda;
 #   2. runs every CUDA test (ctest -L cuda);
 #   3. runs the benchmark suite (benchmarks/suite.hpp) on the GPU: copy_bandwidth, then tiled_bed,
-#      contact_detection and free_fall at N = 1e5, 1e6 and 1e7; then, while the GPU's free memory and
+#      contact_detection and free_fall at N = 1e5, 1e6 and 1e7 (at 1e5 and 1e6 also with the host
+#      reading the status back after every step, "host_reads"); then, while the GPU's free memory and
 #      the time left allow, the tiled bed at 3e7, the force-law / precision matrix at 1e6, the tiled
 #      bed at 1e8, and the free fall at 3e7 and 1e8;
 #   4. prints a table last: particle-steps/s against the memory-bandwidth floor (copy bandwidth /
@@ -25,7 +26,9 @@
 # Knobs (environment): GPU_CHECK_BUDGET (s, default 465), GPU_CHECK_BUILD_SECONDS, GPU_CHECK_TEST_SECONDS and
 # GPU_CHECK_TEST_MAX (ctest's whole run), GPU_CHECK_TEST_TIMEOUT (one test, default 120), GPU_CHECK_TEST_JOBS
 # (with MPS, default 6), GPU_CHECK_SANITIZE (failed tests rerun under memcheck, default 3), GPU_CHECK_BENCH=0
-# (tests only), GPU_CHECK_TAR=1.
+# (tests only), GPU_CHECK_TESTS=0 (benchmarks only), GPU_CHECK_PARTS (a regex over the benchmark parts' names:
+# copy, n100000, n1000000, bed_10000000, free_fall_10000000, bed_30000000, matrix, bed_100000000,
+# free_fall_30000000, free_fall_100000000; default all), GPU_CHECK_TAR=1.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 py=/usr/bin/python3
@@ -184,7 +187,7 @@ t_test=${GPU_CHECK_TEST_SECONDS:-$(( $(left) - 150 ))}
 (( t_test > ${GPU_CHECK_TEST_MAX:-180} )) && t_test=${GPU_CHECK_TEST_MAX:-180}
 (( t_test < 30 )) && t_test=30
 jobs=1
-if command -v nvidia-cuda-mps-control >/dev/null; then
+if [ "${GPU_CHECK_TESTS:-1}" != 0 ] && command -v nvidia-cuda-mps-control >/dev/null; then
   export CUDA_MPS_PIPE_DIRECTORY=/tmp/dem-mps CUDA_MPS_LOG_DIRECTORY=/tmp/dem-mps-log
   mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
   if nvidia-cuda-mps-control -d && (cd build-gpu && timeout 60 ctest -R '^cuda\.broad\.' >/dev/null 2>&1); then
@@ -196,7 +199,18 @@ if command -v nvidia-cuda-mps-control >/dev/null; then
     notes+=("MPS unavailable: tests ran one at a time")
   fi
 fi
-(cd build-gpu && timeout "$t_test" ctest -L cuda --output-on-failure --timeout "${GPU_CHECK_TEST_TIMEOUT:-120}" -j"$jobs") 2>&1 | tee "$out/ctest.log" | tail -25
+if [ "${GPU_CHECK_TESTS:-1}" = 0 ]; then
+  notes+=("tests not run (GPU_CHECK_TESTS=0)")
+  : >"$out/ctest.log"
+else
+  (cd build-gpu && timeout "$t_test" ctest -L cuda --output-on-failure --timeout "${GPU_CHECK_TEST_TIMEOUT:-120}" -j"$jobs") 2>&1 | tee "$out/ctest.log" | tail -25
+fi
+# The MPS daemon only serves the tests: memcheck and the benchmarks run in plain contexts.
+if [ -n "${CUDA_MPS_PIPE_DIRECTORY:-}" ]; then
+  echo quit | nvidia-cuda-mps-control 2>/dev/null
+  sleep 1
+  unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+fi
 # Each test's time, also when the time limit cut ctest short (its summary is then missing).
 grep -E "Test +#[0-9]+: " "$out/ctest.log" | sed -E 's/^ *[0-9]+\/[0-9]+ //' >"$out/test_times.txt"
 cp build-gpu/.ninja_log "$out/ninja_log.txt" 2>/dev/null  # per-target build times
@@ -225,6 +239,7 @@ cp -n "$cache"/settled_bed_*_10000.csv build-gpu/benchmarks/ 2>/dev/null
 declare -A wall
 run_part() {  # name, time limit (s), min time (s), filter
   local name=$1 limit=$2 min_time=$3 filter=$4 t0=$SECONDS rc
+  [[ $name =~ ^(${GPU_CHECK_PARTS:-.*})$ ]] || return 1
   local l=$(( $(left) - 10 ))
   (( limit > l )) && limit=$l
   if (( limit < 15 )); then notes+=("skipped $name: out of time"); return 1; fi
@@ -263,7 +278,8 @@ if [ "${GPU_CHECK_BENCH:-1}" = 0 ]; then
   notes+=("benchmarks not run (GPU_CHECK_BENCH=0)")
 elif [ -x "$bench" ]; then
   run_part copy 40 0.2 '^copy_bandwidth/'
-  for n in 100000 1000000; do run_part "n$n" 150 0.3 "^(tiled_bed|contact_detection|free_fall)/cuda/hertz_mindlin/$n/"; done
+  # With each, the same bed and free fall with the host reading back after every step (host_reads).
+  for n in 100000 1000000; do run_part "n$n" 150 0.3 "^(tiled_bed|contact_detection|free_fall)/cuda/hertz_mindlin/(host_reads/)?$n/"; done
   run_part bed_10000000 200 0.5 '^(tiled_bed|contact_detection)/cuda/hertz_mindlin/10000000/'  # after 3000 resettle steps
   run_part free_fall_10000000 90 0.5 '^free_fall/cuda/hertz_mindlin/10000000/'
   run_big bed_30000000 30000000 'tiled_bed|contact_detection' bed_10000000 1500
@@ -281,7 +297,6 @@ echo "== GPU check: $(head -1 "$out/gpu.txt"), $SECONDS s"
 grep -E "tests passed|tests failed" "$out/ctest.log" || echo "ctest: no summary (see ctest.log)"
 for n in "${notes[@]}"; do echo "note: $n"; done
 print_table "$out"
-[ -n "${CUDA_MPS_PIPE_DIRECTORY:-}" ] && echo quit | nvidia-cuda-mps-control 2>/dev/null
 if [ "${GPU_CHECK_TAR:-0}" = 1 ]; then
   tar czf /tmp/gpu-check.tgz -C "$out" . && mv /tmp/gpu-check.tgz "$out/"
 fi

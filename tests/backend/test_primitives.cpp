@@ -2,6 +2,8 @@
 // once against test_backend and checked against plain host computations.
 #include <doctest/doctest.h>
 
+#include <bit>
+
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
@@ -61,24 +63,25 @@ std::vector<Key> random_keys(std::size_t n, Key max_key, std::uint64_t seed) {
   return k;
 }
 
-// Sorts the first n pairs on the backend and compares with std::stable_sort on the host;
-// entries past n must be untouched.
+// Sorts the first n pairs on the backend and compares with std::stable_sort on the host (by the
+// key's bits [0, end_bit)); entries past n must be untouched.
 template <class Key>
-void check_sort(const std::vector<Key>& keys, index_t n) {
+void check_sort(const std::vector<Key>& keys, index_t n, int end_bit = 8 * sizeof(Key)) {
   const std::size_t total = keys.size();
   std::vector<std::uint32_t> values(total);
   std::iota(values.begin(), values.end(), 0u);
 
   std::vector<std::pair<Key, std::uint32_t>> expected(n);
   for (index_t i = 0; i < n; ++i) expected[i] = {keys[i], values[i]};
-  std::stable_sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  const Key mask = end_bit >= int(8 * sizeof(Key)) ? ~Key{0} : (Key{1} << end_bit) - 1;
+  std::stable_sort(expected.begin(), expected.end(), [mask](const auto& a, const auto& b) { return (a.first & mask) < (b.first & mask); });
 
   backend be;
   backend::buffer<Key> k;
   backend::buffer<std::uint32_t> v;
   k.assign(keys);
   v.assign(values);
-  be.sort_pairs(k, v, n);
+  be.sort_pairs(k, v, n, end_bit);
   const std::vector<Key> ks = k.to_vector();
   const std::vector<std::uint32_t> vs = v.to_vector();
   REQUIRE(ks.size() == total);
@@ -201,6 +204,19 @@ TEST_CASE("backend: sort_pairs with 32-bit keys matches std::stable_sort") {
   check_sort<std::uint32_t>(random_keys<std::uint32_t>(10, 3, 6), 10);
   check_sort<std::uint32_t>(random_keys<std::uint32_t>(10, 3, 7), 1);
   check_sort<std::uint32_t>(random_keys<std::uint32_t>(10, 3, 8), 0);
+}
+
+TEST_CASE("backend: sort_pairs compares only the key bits below end_bit") {
+  // The bits above are carried with their key and do not order it: random high bits over few
+  // distinct low values give ties that only a stable sort on the low bits orders right.
+  check_sort<std::uint64_t>(random_keys<std::uint64_t>(30000, ~std::uint64_t{0}, 11), 30000, 22);
+  check_sort<std::uint64_t>(random_keys<std::uint64_t>(30000, ~std::uint64_t{0}, 12), 30000, 45);
+  check_sort<std::uint64_t>(random_keys<std::uint64_t>(3000, ~std::uint64_t{0}, 13), 3000, 1);
+  check_sort<std::uint32_t>(random_keys<std::uint32_t>(30000, ~std::uint32_t{0}, 14), 25000, 13);
+  // The cell keys' case: keys below 2^b - 1 and all-ones "inactive" keys sort last on b bits.
+  std::vector<std::uint64_t> cells = random_keys<std::uint64_t>(20000, 1000, 15);
+  for (std::size_t i = 0; i < cells.size(); i += 7) cells[i] = ~std::uint64_t{0};
+  check_sort<std::uint64_t>(cells, 20000, std::bit_width(std::uint64_t{1001}));
 }
 
 TEST_CASE("backend: sort_pairs is stable when all keys are equal") {

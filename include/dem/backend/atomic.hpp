@@ -19,6 +19,15 @@ DEM_HD inline void min(std::uint32_t* target, std::uint32_t value) {
 #endif
 }
 
+// A read of a word other threads may be updating with these helpers in the same kernel.
+DEM_HD inline std::uint32_t load(const std::uint32_t* target) {
+#if DEM_DEVICE_CODE
+  return *static_cast<const volatile std::uint32_t*>(target);
+#else
+  return __atomic_load_n(target, __ATOMIC_RELAXED);
+#endif
+}
+
 DEM_HD inline void add(std::uint32_t* target, std::uint32_t value) {
 #if DEM_DEVICE_CODE
   atomicAdd(reinterpret_cast<unsigned int*>(target), static_cast<unsigned int>(value));

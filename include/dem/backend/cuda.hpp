@@ -251,9 +251,10 @@ struct cuda {
     detail::check_launch("for_each kernel launch");
   }
 
-  // Stable sort of the first n (key, value) pairs by key (LSD radix sort over all key bits).
+  // Stable sort of the first n (key, value) pairs by the key's bits [0, end_bit) (CUB's LSD radix
+  // sort: a pass per 7-8 bits, so callers pass the bits their keys use).
   template <class Key>
-  void sort_pairs(buffer<Key>& keys, buffer<std::uint32_t>& values, index_t n) {
+  void sort_pairs(buffer<Key>& keys, buffer<std::uint32_t>& values, index_t n, int end_bit = 8 * sizeof(Key)) {
     static_assert(std::is_same_v<Key, std::uint64_t> || std::is_same_v<Key, std::uint32_t>,
                   "dem::backend::cuda::sort_pairs: Key must be std::uint64_t or std::uint32_t");
     if (n <= 1) return;
@@ -263,8 +264,10 @@ struct cuda {
     cub::DoubleBuffer<Key> k(keys.data(), reinterpret_cast<Key*>(key_alt_.data()));
     cub::DoubleBuffer<std::uint32_t> v(values.data(), value_alt_.data());
     std::size_t temp = 0;
-    DEM_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp, k, v, n));
-    DEM_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(workspace(temp), temp, k, v, n));
+    if (end_bit <= 0) return;
+    if (end_bit > int(8 * sizeof(Key))) end_bit = 8 * sizeof(Key);
+    DEM_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp, k, v, n, 0, end_bit));
+    DEM_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(workspace(temp), temp, k, v, n, 0, end_bit));
     if (k.Current() != keys.data())
       DEM_CUDA_CHECK(cudaMemcpy(keys.data(), k.Current(), n * sizeof(Key), cudaMemcpyDeviceToDevice));
     if (v.Current() != values.data())

@@ -16,6 +16,7 @@
 // sim::load, the predicated history reset. Only intrinsics (atomics, __ffsll) and the CUDA layer
 // itself (launches, CUB, cudaMemcpy) stay untested without a GPU; docs/reliability.md lists them.
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -40,6 +41,15 @@ namespace dem::backend {
 struct emulated_device {
   static constexpr const char* name = "emulated_device";
   static constexpr bool is_device = true;
+
+  // What a GPU would be asked to do, counted over all instances (tests read it to check how often a
+  // step waits for the device): kernel launches, and reads back to the host, each of which on a GPU
+  // waits for every kernel before it (buffer::copy_to, and the results of exclusive_scan and the
+  // reductions, which backend::cuda copies back).
+  struct traffic {
+    std::uint64_t launches = 0, host_reads = 0;
+  };
+  static traffic counted() { return {launches_.load(std::memory_order_relaxed), host_reads_.load(std::memory_order_relaxed)}; }
 
   // Device memory, emulated: see the header comment for what it promises (what cuda::buffer does).
   template <class T>
@@ -111,6 +121,7 @@ struct emulated_device {
       if (n) std::memcpy(bytes_at(old), src, n * sizeof(T));
     }
     void copy_to(T* dst, std::size_t n) const {
+      count_read();
       if (n > size_)
         throw std::out_of_range("dem::backend::emulated_device::buffer::copy_to: " + std::to_string(n) + " elements asked for, " +
                                 std::to_string(size_) + " held");
@@ -165,6 +176,7 @@ struct emulated_device {
   template <class F>
   void for_each(index_t n, const F& f) const {
     if (n == 0) return;
+    launches_.fetch_add(1, std::memory_order_relaxed);
     const F kernel = f;
 #if defined(_OPENMP)
 #pragma omp parallel for schedule(dynamic, 256) if (n >= 2048)
@@ -172,18 +184,20 @@ struct emulated_device {
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) kernel(static_cast<index_t>(i));
   }
 
-  // Stable sort of the first n (key, value) pairs by key (a stable sort: the same result as CUB's).
+  // Stable sort of the first n (key, value) pairs by the key's bits [0, end_bit) (a stable sort: the
+  // same result as CUB's over the same bits).
   template <class Key>
-  void sort_pairs(buffer<Key>& keys, buffer<std::uint32_t>& values, index_t n) {
+  void sort_pairs(buffer<Key>& keys, buffer<std::uint32_t>& values, index_t n, int end_bit = 8 * sizeof(Key)) {
     static_assert(std::is_same_v<Key, std::uint64_t> || std::is_same_v<Key, std::uint32_t>,
                   "dem::backend::emulated_device::sort_pairs: Key must be std::uint64_t or std::uint32_t (as for backend::cuda)");
-    sorters_.get<Key>().sort(keys.data(), values.data(), n);
+    sorters_.get<Key>().sort(keys.data(), values.data(), n, end_bit);
   }
 
   // In-place exclusive prefix sum of the first n entries; the total is reduced separately with a
   // 64-bit accumulator (the scanned 32-bit values wrap), as backend::cuda does.
   std::uint64_t exclusive_scan(buffer<std::uint32_t>& v, index_t n) {
     if (n == 0) return 0;
+    count_read();  // the total
     std::uint32_t* p = v.data();
     std::uint64_t total = 0;
     for (index_t i = 0; i < n; ++i) total += p[i];
@@ -214,6 +228,7 @@ struct emulated_device {
   template <class T, class F, class Op>
   T transform_reduce(index_t n, const F& f, const Op& op, const T& identity) const {
     if (n == 0) return identity;
+    count_read();
     std::vector<T> v(n);
     for_each(n, evaluate_into<T, F>{f, v.data()});
     for (std::size_t width = 1; width < n; width *= 2)
@@ -227,6 +242,7 @@ struct emulated_device {
   // f evaluated into scratch, then reduced pairwise (a tree: another association than the host's).
   template <class F, class Op>
   double reduce(index_t n, const F& f, Op op) {
+    count_read();
     values_.resize(n);
     double* v = values_.data();
     for_each(n, evaluate<F>{f, v});
@@ -247,6 +263,9 @@ struct emulated_device {
     T* out;
     void operator()(index_t i) const { out[i] = f(i); }
   };
+
+  static void count_read() { host_reads_.fetch_add(1, std::memory_order_relaxed); }
+  static inline std::atomic<std::uint64_t> launches_{0}, host_reads_{0};
 
   detail::radix_sorters sorters_;
   std::vector<double> values_;

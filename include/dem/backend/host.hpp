@@ -138,10 +138,10 @@ struct host {
 
   // Stable sort of the first n (key, value) pairs by key: an LSD radix sort (backend/radix_sort.hpp)
   // over the key bytes that vary, parallel above 2^14 pairs; a stable sort's result is unique, so
-  // the thread count cannot change it.
+  // the thread count cannot change it. Only the key's bits [0, end_bit) are compared.
   template <class Key>
-  void sort_pairs(buffer<Key>& keys, buffer<std::uint32_t>& values, index_t n) {
-    sorters_.get<Key>().sort(keys.data(), values.data(), n);
+  void sort_pairs(buffer<Key>& keys, buffer<std::uint32_t>& values, index_t n, int end_bit = 8 * sizeof(Key)) {
+    sorters_.get<Key>().sort(keys.data(), values.data(), n, end_bit);
   }
 
   // In-place exclusive prefix sum of the first n entries; returns the total.

@@ -29,11 +29,14 @@ class radix_sorter {
   static constexpr index_t parallel_threshold = 1 << 14;
 
  public:
-  // Sorts the first n pairs by key, stably.
-  void sort(Key* keys, std::uint32_t* values, index_t n) {
+  // Sorts the first n pairs by the key's bits [0, end_bit), stably (the bits above are carried, not
+  // compared: backend::cuda's radix sort takes the same bound).
+  void sort(Key* keys, std::uint32_t* values, index_t n, int end_bit = 8 * sizeof(Key)) {
     if (n <= 1) return;
+    mask_ = end_bit >= int(8 * sizeof(Key)) ? ~Key{0} : (Key{1} << end_bit) - 1;
     Key varying = 0;
     for (index_t i = 1; i < n; ++i) varying |= keys[i] ^ keys[0];
+    varying &= mask_;
     if (!varying) return;
     grow(key_tmp_, n);
     grow(value_tmp_, n);
@@ -69,7 +72,7 @@ class radix_sorter {
     std::uint64_t* h = offsets_.data() + 256 * static_cast<std::size_t>(t);
     std::fill(h, h + 256, 0);
     const auto [b, e] = range(n, t, threads);
-    for (index_t i = b; i < e; ++i) ++h[(k_in[i] >> shift) & 0xFF];
+    for (index_t i = b; i < e; ++i) ++h[((k_in[i] & mask_) >> shift) & 0xFF];
   }
   void layout(int threads) {  // digit-major, thread-minor: stable across the threads' ranges
     std::uint64_t sum = 0;
@@ -85,7 +88,7 @@ class radix_sorter {
     std::uint64_t* h = offsets_.data() + 256 * static_cast<std::size_t>(t);
     const auto [b, e] = range(n, t, threads);
     for (index_t i = b; i < e; ++i) {
-      const std::uint64_t at = h[(k_in[i] >> shift) & 0xFF]++;
+      const std::uint64_t at = h[((k_in[i] & mask_) >> shift) & 0xFF]++;
       k_out[at] = k_in[i];
       v_out[at] = v_in[i];
     }
@@ -121,6 +124,7 @@ class radix_sorter {
     scatter(k_in, v_in, k_out, v_out, n, shift, 0, 1);
   }
 
+  Key mask_ = ~Key{0};  // the bits that are compared
   std::vector<Key> key_tmp_;
   std::vector<std::uint32_t> value_tmp_;
   std::vector<std::uint64_t> offsets_;

@@ -93,6 +93,10 @@ class boundary_set {
   const description& operator[](std::uint32_t b) const { return at(b); }
   const std::vector<element<Real>>& elements_host() const { return elements_host_; }
   bool empty() const { return boundaries_.empty(); }
+  // Whether any boundary has a motion (prescribed, servo or free); fixed ones never move.
+  bool any_moving() const {
+    return std::any_of(boundaries_.begin(), boundaries_.end(), [](const description& d) { return d.motion != motion_kind::fixed; });
+  }
 
   std::uint32_t add_plane(const vec3d& point, const vec3d& normal, material_id mat, const std::string& name) {
     description d = start("plane", name, mat, point);

@@ -1,5 +1,6 @@
 #pragma once
 // dem::simulation_config — the run-time settings of a Simulator, checked by its constructor.
+#include <cstdint>
 #include <limits>
 
 #include "dem/math/aabb.hpp"
@@ -23,6 +24,11 @@ struct simulation_config {
   // domain (coord::voxel: its unit; coord::floating: the spacing of the stored type at the farthest
   // corner), else the constructor throws naming the domain, the bits and the resolution. 0: no check.
   double position_resolution = 0;
+  // Device backends (CUDA, emulated_device): steps run between two reads of the step status. The
+  // device decides each contact-list rebuild itself and the host reads once per this many steps
+  // (sim/device_steps.hpp); results are the same bits for any value. 0: the host reads back after
+  // every step (as before 2026-12-04). Ignored by backend::host, where reads cost nothing.
+  std::uint32_t status_read_interval = 32;
 };
 
 }  // namespace dem

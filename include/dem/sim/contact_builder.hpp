@@ -6,6 +6,7 @@
 // kernels are in broad/uniform_grid.hpp and contact/contact_list.hpp; docs/architecture.md
 // describes the flow.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -46,7 +47,11 @@ struct contact_builder {
     s.cell_key_.resize(n);
     s.perm_.resize(n);
     s.backend_.for_each(n, broad::cell_key_kernel<typename Sim::coord_space>{s.coord_, g, s.pos_.data(), s.active_.data(), s.cell_key_.data(), s.perm_.data()});
-    s.backend_.sort_pairs(s.cell_key_, s.perm_, n);
+    // Radix sorts cost a pass per digit: sort over the bits the keys use. Cell keys are below
+    // `cells` (inactive_key's low bits, all ones, still sort last); ids and positions are below n.
+    const int cell_bits = std::bit_width(std::uint64_t{g.dims[0]} * g.dims[1] * g.dims[2]);  // < 2^64 (checked above)
+    const int pair_bits = 32 + std::bit_width(static_cast<std::uint64_t>(n));
+    s.backend_.sort_pairs(s.cell_key_, s.perm_, n, cell_bits);
     s.permute(s.pos_);
     if constexpr (Sim::has_carry) s.permute(s.carry_);
     s.permute(s.vel_);
@@ -126,7 +131,7 @@ struct contact_builder {
         s.backend_.for_each(nc, contact::carry_history_kernel<typename Sim::pair_history>{s.pair_a_.data(), s.pair_b_.data(), s.id_.data(), s.old_contact_key_.data(),
                                                                       s.old_contact_index_.data(), s.old_history_.data(), s.old_contacts_,
                                                                       s.contact_key_.data(), s.contact_index_.data(), s.history_.data()});
-      if (nc) s.backend_.sort_pairs(s.contact_key_, s.contact_index_, nc);
+      if (nc) s.backend_.sort_pairs(s.contact_key_, s.contact_index_, nc, pair_bits);  // (id_a << 32) | id_b
       s.old_contacts_ = nc;
     }
     if constexpr (Sim::law_traits::writes_owner_wildcards) s.owner_increment_.resize(2 * std::size_t(nc));
@@ -140,7 +145,7 @@ struct contact_builder {
     s.incident_offset_.resize(n + 1);
     if (nc) {
       s.backend_.for_each(nc, sim::incident_key_kernel{s.pair_a_.data(), s.pair_b_.data(), s.id_.data(), s.incident_key_.data(), s.incident_entry_.data()});
-      s.backend_.sort_pairs(s.incident_key_, s.incident_entry_, 2 * nc);
+      s.backend_.sort_pairs(s.incident_key_, s.incident_entry_, 2 * nc, pair_bits);  // (particle << 32) | partner id
       s.backend_.for_each(2 * nc, sim::incident_particle_kernel{s.incident_key_.data(), s.incident_particle_.data()});
     }
     s.backend_.for_each(n + 1, contact::incident_offset_kernel{s.incident_particle_.data(), 2 * nc, s.incident_offset_.data()});

@@ -43,6 +43,7 @@
 #include "dem/sim/checkpoint.hpp"
 #include "dem/sim/contact_builder.hpp"
 #include "dem/sim/deformation.hpp"
+#include "dem/sim/device_steps.hpp"
 #include "dem/sim/external_forces.hpp"
 #include "dem/sim/families.hpp"
 #include "dem/sim/flow_driver.hpp"
@@ -523,6 +524,8 @@ class Simulator {
     prepare();
     if constexpr (ledger_supported)
       if (ledger_on_ && !ledger_primed_) prime_ledger();
+    if constexpr (Backend::is_device && !deformable)
+      if (sim::device_steps<Simulator>::applies(*this)) return sim::device_steps<Simulator>::run(*this, n);
     for (std::uint64_t s = 0; s < n; ++s) one_step();
   }
 
@@ -560,6 +563,12 @@ class Simulator {
   std::uint32_t num_active() const { return num_particles_ - lost_; }
   std::uint64_t num_listed_pairs() const { return num_contacts_; }
   std::uint64_t num_rebuilds() const { return rebuilds_; }
+  // Device backends: steps between two reads of the step status (config.status_read_interval; 0:
+  // a read after every step). Results do not depend on it.
+  void set_status_read_interval(std::uint32_t steps) { cfg_.status_read_interval = steps; }
+  // Device backends: how many batches of steps the device stopped early, for a rebuild or a status
+  // to report (sim/device_steps.hpp); 0 on the host.
+  std::uint64_t num_device_halts() const { return halted_batches_; }
   double contact_margin() const { return margin(); }
   // Position resolution in use (m): coord::voxel's unit, or for coord::floating the spacing of the
   // stored type at the domain's farthest corner (the coarsest step anywhere in the domain).
@@ -802,6 +811,8 @@ class Simulator {
   friend struct sim::flow_driver;
   template <class>
   friend struct sim::deformation;
+  template <class>
+  friend struct sim::device_steps;
   struct host_state {
     std::vector<position_type> pos;
     std::vector<position_type> pos_ref;  // position at the last contact-list build (the skin budget used)
@@ -1156,7 +1167,7 @@ class Simulator {
   static constexpr bool separate_integration = !Backend::is_device && !Policies::rigid;
 
   void one_step() {
-    const real dt = static_cast<real>(cfg_.dt);
+    [[maybe_unused]] const real dt = static_cast<real>(cfg_.dt);
     double moved2;
     if constexpr (Policies::integrator::needs_initial_force && separate_integration) {
       using start = sim::sphere_start_kernel<Policies>;
@@ -1173,7 +1184,13 @@ class Simulator {
     // Deformable spheres: the radii's growth since the build uses up the margin too.
     if constexpr (deformable) rebuild = rebuild || std::sqrt(moved2) + deform_growth_ > half;
     if (rebuild) rebuild_contacts();
-    const double moved = rebuild ? 0.0 : std::sqrt(moved2);  // since the list's build
+    finish_step(rebuild ? 0.0 : std::sqrt(moved2));
+  }
+
+  // The rest of a step once the list is valid: forces, integration and what runs between steps.
+  // `moved`: the largest displacement since the list's build.
+  void finish_step(double moved) {
+    const real dt = static_cast<real>(cfg_.dt);
     if constexpr (deformable && !sim::deformation<Simulator>::in_particle_kernel) sim::deformation<Simulator>::before_forces(*this, moved);
     if constexpr (ledger_supported)
       if (ledger_on_) ledger_step(dt);
@@ -1197,29 +1214,35 @@ class Simulator {
 
   // With integrate = false (forces of the initial state) the laws see dt = 0, so history such as
   // the tangential spring is not advanced twice in the first step.
-  void evaluate_forces(bool integrate) {
+  // Device backends run the pair and particle kernels behind `guard` (sim/device_steps.hpp; a null
+  // guard checks nothing).
+  void evaluate_forces(bool integrate, sim::step_guard guard = {}) {
     const real dt = integrate ? static_cast<real>(cfg_.dt) : real(0), t = static_cast<real>(time_);
+    const auto launch = [&](std::uint32_t n, const auto& kernel) {
+      if constexpr (Backend::is_device) backend_.for_each(n, sim::guarded_kernel<std::decay_t<decltype(kernel)>>{kernel, guard});
+      else backend_.for_each(n, kernel);
+    };
     if constexpr (deformable) {  // (a restored list comes without them)
       deform_pairs_.resize(num_contacts_);
       deform_half_inverse_.resize(num_contacts_);
     }
     if (num_contacts_) {
       if constexpr (Policies::rigid)
-        backend_.for_each(num_contacts_, sim::rigid_pair_kernel<Policies>{view(), rigid(), coord_, pair_a_.data(), pair_b_.data(), history_.data(),
+        launch(num_contacts_, sim::rigid_pair_kernel<Policies>{view(), rigid(), coord_, pair_a_.data(), pair_b_.data(), history_.data(),
                                                                           params_.data(), num_materials(), results(), wildcards_view(), dt, t});
       else if (!Backend::is_device && num_materials() == 1)  // CPU gathers are dear; a GPU reads the table from cache
         backend_.for_each(num_contacts_, sim::pair_force_kernel<Policies, true>{view(), coord_, pair_a_.data(), pair_b_.data(), history_ptr(history_),
                                                                           params_.data(), num_materials(), results(), wildcards_view(), dt, t,
                                                                           deform_pairs_.data(), deform_half_inverse_.data()});
       else
-        backend_.for_each(num_contacts_, sim::pair_force_kernel<Policies>{view(), coord_, pair_a_.data(), pair_b_.data(), history_ptr(history_),
+        launch(num_contacts_, sim::pair_force_kernel<Policies>{view(), coord_, pair_a_.data(), pair_b_.data(), history_ptr(history_),
                                                                           params_.data(), num_materials(), results(), wildcards_view(), dt, t,
                                                                           deform_pairs_.data(), deform_half_inverse_.data()});
     }
     const double vmax = cfg_.max_speed;
     const real vmax2 = std::isfinite(vmax * vmax) && vmax * vmax < double(std::numeric_limits<real>::max())
                            ? static_cast<real>(vmax * vmax) : std::numeric_limits<real>::max();
-    backend_.for_each(num_particles_, sim::particle_update_kernel<Policies>{
+    launch(num_particles_, sim::particle_update_kernel<Policies>{
                                           view(), coord_, incident_offset_.data(), incident_entry_.data(), results(),
                                           walls_.view(), walls_.walls(), params_.data(), num_materials(),
                                           wildcards_view(), rigid(), vec3<real>(cfg_.gravity), ext_force_ptr(), ext_torque_ptr(),
@@ -1362,6 +1385,7 @@ class Simulator {
   std::uint32_t old_contacts_ = 0;
   std::uint64_t steps_ = 0;
   std::uint64_t rebuilds_ = 0;
+  std::uint64_t halted_batches_ = 0;  // sim::device_steps
   double time_ = 0;
   double r_max_ = 0;
   double max_range_ = 0;
@@ -1452,6 +1476,7 @@ class Simulator {
   // Tables.
   buffer<typename law::params> params_;
   buffer<std::uint32_t> status_;
+  buffer<std::uint32_t> halt_;  // sim::device_steps: where the device stopped a batch of steps
 };
 
 }  // namespace dem
