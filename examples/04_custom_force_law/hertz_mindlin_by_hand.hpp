@@ -34,9 +34,9 @@ struct hertz_mindlin_by_hand {
       const Real c_t = p.damping * sqrt(k_t * c.mass_eff);
       dem::vec3<Real> f_t = -(s * k_t) - c.v_t * c_t;
       const Real cap = p.friction * f_n;
-      if (norm2(f_t) > cap * cap) {
+      if (norm2(f_t) > cap * cap) {  // sliding: the spring carries the whole capped force
         f_t *= cap / sqrt(norm2(f_t));
-        s = -(f_t + c.v_t * c_t) / k_t;
+        s = -f_t / k_t;
       }
       h.shear = s;
       return {c.normal * f_n + f_t};

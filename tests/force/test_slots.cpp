@@ -180,6 +180,98 @@ TEST_CASE("slot tangential::mindlin: stick grows k_t v dt per step, slip is capp
   CHECK(h.shear.x == doctest::Approx(0.5e-9 / k_t));  // spring shortened to the cap
 }
 
+TEST_CASE("slot tangential::mindlin_incremental: Mindlin-Deresiewicz loading, Thornton's unloading, a force that turns with the pair") {
+  const auto mp = pair_of(1.0, 0.5);  // e = 1: no damping
+  using T = model<tangential::mindlin_incremental>;
+  using S = model<tangential::mindlin>;
+  const auto p = T::make_params(mp, hertz_setup);
+  const auto ps = S::make_params(mp, hertz_setup);
+  const double d1 = 1e-6, d2 = 4e-6;
+  auto c = make(d1);
+  const auto k_t = [&](double d) { return 8 * mp.effective_shear * std::sqrt(c.radius_eff * d); };
+  typename T::history h{};
+  typename S::history hs{};
+  contact_state<Real> s{}, ss{};
+  s.load = ss.load = 1.0;  // cap 0.5 N: no sliding below
+  s.contact_radius = ss.contact_radius = std::sqrt(c.radius_eff * d1);
+  // Loading at fixed overlap: both forms give k_t xi.
+  c.v_t = {1e-3, 0, 0};
+  for (int n = 1; n <= 10; ++n) {
+    T{}(c, p, h, s);
+    S{}(c, ps, hs, ss);
+  }
+  const double f1 = -k_t(d1) * 1e-3 * c.dt * 10;
+  CHECK(s.tangential_force.x == doctest::Approx(f1).epsilon(1e-12));
+  CHECK(ss.tangential_force.x == doctest::Approx(f1).epsilon(1e-12));
+  CHECK(T::energy(c, p, h, s) == doctest::Approx(0.5 * f1 * f1 / k_t(d1)).epsilon(1e-12));
+  // The normal load rises (overlap x4, k_t x2) with no tangential motion: Mindlin-Deresiewicz adds
+  // no tangential force; the total form doubles it.
+  c.v_t = {0, 0, 0};
+  c.overlap = d2;
+  s.contact_radius = ss.contact_radius = std::sqrt(c.radius_eff * d2);
+  T{}(c, p, h, s);
+  S{}(c, ps, hs, ss);
+  CHECK(s.tangential_force.x == doctest::Approx(f1).epsilon(1e-12));
+  CHECK(ss.tangential_force.x == doctest::Approx(2 * f1).epsilon(1e-12));
+  // Further tangential motion now loads at the new stiffness.
+  c.v_t = {1e-3, 0, 0};
+  T{}(c, p, h, s);
+  CHECK(s.tangential_force.x == doctest::Approx(f1 - k_t(d2) * 1e-3 * c.dt).epsilon(1e-12));
+  // Unloading back to d1 (k_t halves): Thornton's rule halves the force, which thus vanishes with
+  // the contact.
+  c.v_t = {0, 0, 0};
+  const double before = s.tangential_force.x;
+  c.overlap = d1;
+  s.contact_radius = std::sqrt(c.radius_eff * d1);
+  T{}(c, p, h, s);
+  CHECK(s.tangential_force.x == doctest::Approx(0.5 * before).epsilon(1e-12));
+  // Sliding: capped at mu F_n.
+  s.load = 1e-9;
+  c.v_t = {1e-3, 0, 0};
+  T{}(c, p, h, s);
+  CHECK(std::abs(s.tangential_force.x) == doctest::Approx(0.5e-9).epsilon(1e-12));
+  CHECK(h.force.x == doctest::Approx(-0.5e-9).epsilon(1e-12));
+  // Apart: no force, nothing kept.
+  s.contact_radius = 0;
+  T{}(c, p, h, s);
+  CHECK(norm2(s.tangential_force) == 0);
+  CHECK(norm2(h.force) == 0);
+  CHECK(h.stiffness == 0);
+}
+
+TEST_CASE("slot tangential::mindlin_incremental: the stored force turns with the pair's spin about the normal; the total form's does not") {
+  const auto mp = pair_of(1.0, 0.5);
+  using T = model<tangential::mindlin_incremental>;
+  using S = model<tangential::mindlin>;
+  const auto p = T::make_params(mp, hertz_setup);
+  const auto ps = S::make_params(mp, hertz_setup);
+  auto c = make(1e-6);
+  typename T::history h{};
+  typename S::history hs{};
+  contact_state<Real> s{}, ss{};
+  s.load = ss.load = 1.0;
+  s.contact_radius = ss.contact_radius = std::sqrt(c.radius_eff * 1e-6);
+  c.v_t = {1e-3, 0, 0};
+  for (int n = 0; n < 10; ++n) {
+    T{}(c, p, h, s);
+    S{}(c, ps, hs, ss);
+  }
+  const double f = std::abs(s.tangential_force.x);
+  // Both bodies spin together about the normal (a rigid rotation of the pair: no relative motion at
+  // the contact), a quarter turn in 1000 steps.
+  c.v_t = {0, 0, 0};
+  c.spin = (std::acos(-1.0) / 2) / (1000 * c.dt);
+  for (int n = 0; n < 1000; ++n) {
+    T{}(c, p, h, s);
+    S{}(c, ps, hs, ss);
+  }
+  // -x turned by +90 degrees about +z is -y.
+  CHECK(s.tangential_force.x == doctest::Approx(0).scale(f).epsilon(1e-9));
+  CHECK(s.tangential_force.y == doctest::Approx(-f).epsilon(1e-9));
+  CHECK(ss.tangential_force.x == doctest::Approx(-f).epsilon(1e-12));  // stays fixed in space
+  CHECK(ss.tangential_force.y == 0);
+}
+
 TEST_CASE("slot tangential::linear: k_t = ratio k_n, damping from the damping slot") {
   const auto mp = pair_of(0.5, 0.5);
   using T = model<tangential::linear>;

@@ -23,6 +23,8 @@ struct contact {
   Real v_n;                // v_rel . normal (negative while approaching)
   vec3<Real> v_t;          // tangential part of v_rel
   vec3<Real> omega_rel;    // omega_A - omega_B
+  Real spin;               // (omega_A + omega_B) / 2 . normal: the contact frame's rate of turn about the
+                           // normal (omega_B = the wall's for a wall contact), for histories that co-rotate
   material_id material_a;  // A's material
   material_id material_b;  // B's (the wall's for a wall contact)
   bool wall;               // B is a wall (plane): infinite mass, no user properties

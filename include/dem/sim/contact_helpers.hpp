@@ -57,6 +57,7 @@ DEM_HD inline force::contact<Real> make_contact(const Geometry& g, const vec3<Re
   c.v_n = dot(c.v_rel, g.normal);
   c.v_t = c.v_rel - g.normal * c.v_n;
   c.omega_rel = wa - wb;
+  c.spin = Real(0.5) * dot(wa + wb, g.normal);  // dropped by laws that do not read it
   c.material_a = mat_a;
   c.material_b = mat_b;
   c.wall = wall;
