@@ -4,6 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <string>
+#include <utility>
 #include <cstdint>
 #include <vector>
 
@@ -373,4 +376,165 @@ TEST_CASE("custom law: a negative range is refused with the law, the value and t
   sim.add_particles(s, m);
   CHECK_THROWS_WITH_AS(sim.step(), doctest::Contains("force law bad_range_law gives range -0.0001 for material pair (0, 0)"),
                        std::invalid_argument);
+}
+
+// ---- a law's own material properties (force/properties.hpp) -----------------------------------
+namespace {
+// A linear spring whose stiffness is a per-material property of the law's own ("spring_rate",
+// mixed as the series combination of the two), capped at an integer number of "newtons_cap" and
+// switched off entirely by a bool "inert".
+struct own_property_law {
+  static constexpr const char* name = "own_property_law";
+  template <class Real>
+  struct law {
+    struct params {
+      Real k, cap;
+      std::uint32_t inert;
+    };
+    using history = dem::force::no_history;
+    struct properties {
+      double spring_rate;
+      std::uint32_t newtons_cap;
+      bool inert;
+    };
+    static constexpr auto property_fields =
+        std::make_tuple(dem::force::property("spring_rate", &properties::spring_rate), dem::force::property("newtons_cap", &properties::newtons_cap),
+                        dem::force::property("inert", &properties::inert));
+    static properties mix(const properties& a, const properties& b) {
+      return {a.spring_rate * b.spring_rate / (a.spring_rate + b.spring_rate), std::min(a.newtons_cap, b.newtons_cap), a.inert || b.inert};
+    }
+    static params make_params(const dem::material_pair&, const properties& q) {
+      return {static_cast<Real>(q.spring_rate), static_cast<Real>(q.newtons_cap), q.inert ? 1u : 0u};
+    }
+    DEM_HD dem::force::contact_force<Real> operator()(const dem::force::contact<Real>& c, const params& p, history&) const {
+      Real f = p.k * c.overlap - Real(0.5) * c.v_n;  // a little damping, so that a sphere comes to rest
+      f = f < Real(0) ? Real(0) : f > p.cap ? p.cap : f;
+      return {c.normal * (p.inert ? Real(0) : f)};
+    }
+  };
+  static double stable_time_step(const dem::material&, const dem::material_pair&, double, double mass) { return 0.3 * std::sqrt(mass / 1e4); }
+};
+
+// A sphere of mass m resting on a plane under gravity: overlap m g / k.
+template <class Sim>
+double resting_overlap(dem::material sphere, dem::material plane, const dem::pair_override* pair = nullptr) {
+  dem::simulation_config cfg;
+  cfg.domain = {{-0.05, -0.05, -0.05}, {0.05, 0.05, 0.05}};
+  cfg.dt = 1e-5;
+  Sim sim(cfg);
+  sim.set_log(nullptr);
+  const auto ms = sim.add_material(sphere), mp = sim.add_material(plane);
+  if (pair) sim.materials().set_pair(ms, mp, *pair);
+  sim.add_plane({0, 0, 0}, {0, 0, 1}, mp);
+  dem::particle_set s;
+  s.positions = {{0, 0, 0.00499}};
+  s.radii = {0.005};
+  sim.add_particles(s, ms);
+  sim.step(40000);
+  return 0.005 - sim.positions()[0].z;
+}
+}  // namespace
+
+TEST_CASE("material properties: a law's own named, typed properties reach its parameters, mixed by its rule, overridden per pair") {
+  using Sim = sim_t<own_property_law>;
+  dem::material sphere{"ball", 2500, 1e7, 0.3, 0.5, 0.5, 0.0};
+  sphere.properties = {{"spring_rate", 3000.0}, {"newtons_cap", 1000}, {"inert", 0}};
+  dem::material plane = sphere;
+  plane.name = "floor";
+  plane.properties["spring_rate"] = 6000.0;
+  const double m = 2500 * 4.0 / 3.0 * M_PI * 0.005 * 0.005 * 0.005, g = 9.81;
+  // Series mix: 3000 * 6000 / 9000 = 2000 N/m.
+  CHECK(resting_overlap<Sim>(sphere, plane) == doctest::Approx(m * g / 2000).epsilon(1e-6).scale(0));
+  dem::pair_override o;
+  o.properties["spring_rate"] = 500.0;
+  CHECK(resting_overlap<Sim>(sphere, plane, &o) == doctest::Approx(m * g / 500).epsilon(1e-6).scale(0));
+  // The integer cap below the weight (about 1.28e-2 N): the sphere sinks (through the plane and out of the domain).
+  o = {};
+  o.properties["newtons_cap"] = 0;
+  CHECK(resting_overlap<Sim>(sphere, plane, &o) > 0.005);
+  plane.properties["inert"] = 1;  // mixed by "or": the pair is inert
+  CHECK(resting_overlap<Sim>(sphere, plane) > 0.005);
+}
+
+TEST_CASE("material properties: missing, unknown and ill-typed values are named errors") {
+  using Sim = sim_t<own_property_law>;
+  dem::material good{"ball", 2500, 1e7, 0.3, 0.5, 0.5, 0.0};
+  good.properties = {{"spring_rate", 3000.0}, {"newtons_cap", 1000}, {"inert", 0}};
+  const auto fails = [&](const dem::material& bad, const dem::pair_override* pair, const std::vector<std::string>& parts) {
+    dem::simulation_config cfg;
+    cfg.domain = {{-0.05, -0.05, -0.05}, {0.05, 0.05, 0.05}};
+    Sim sim(cfg);
+    sim.set_log(nullptr);
+    const auto a = sim.add_material(good), b = sim.add_material(bad);
+    if (pair) sim.materials().set_pair(a, b, *pair);
+    sim.add_particles({{{0, 0, 0}}, {0.005}, {}}, a);
+    try {
+      sim.step();
+      FAIL("no error");
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      for (const auto& p : parts) CHECK_MESSAGE(what.find(p) != std::string::npos, what);
+    }
+  };
+  dem::material missing = good;
+  missing.name = "dry";
+  missing.properties.erase("spring_rate");
+  fails(missing, nullptr, {"own_property_law", "needs property 'spring_rate'", "material 'dry' (id 1)"});
+  dem::material typo = good;
+  typo.properties["sprng_rate"] = 1;
+  fails(typo, nullptr, {"sets property 'sprng_rate'", "own_property_law does not declare", "spring_rate, newtons_cap, inert"});
+  dem::material fraction = good;
+  fraction.properties["newtons_cap"] = 2.5;
+  fails(fraction, nullptr, {"property 'newtons_cap'", "is 2.5", "whole number"});
+  dem::material maybe = good;
+  maybe.properties["inert"] = 0.5;
+  fails(maybe, nullptr, {"property 'inert'", "0 or 1"});
+  dem::pair_override o;
+  o.properties["spring_rte"] = 1;
+  fails(good, &o, {"override of material pair (0, 1)", "'spring_rte'", "does not declare"});
+  dem::material nan = good;
+  nan.properties["spring_rate"] = std::nan("");
+  dem::material_table table;
+  CHECK_THROWS_WITH_AS(table.add(nan), doctest::Contains("property 'spring_rate' of material 'ball'"), std::invalid_argument);
+  // A law that declares none refuses materials that set some.
+  dem::simulation_config cfg;
+  cfg.domain = {{-0.05, -0.05, -0.05}, {0.05, 0.05, 0.05}};
+  sim_t<dem::force::hertz_mindlin> plain(cfg);
+  plain.set_log(nullptr);
+  plain.add_material(good);
+  plain.add_particles({{{0, 0, 0}}, {0.005}, {}}, 0);
+  CHECK_THROWS_WITH_AS(plain.step(), doctest::Contains("sets property 'inert', but force law hertz_mindlin declares no material properties"),
+                       std::invalid_argument);
+}
+
+TEST_CASE("material properties: kept by checkpoints, material and pair alike") {
+  using Sim = sim_t<own_property_law>;
+  dem::simulation_config cfg;
+  cfg.domain = {{-0.05, -0.05, -0.05}, {0.05, 0.05, 0.05}};
+  Sim sim(cfg);
+  sim.set_log(nullptr);
+  dem::material ball{"ball", 2500, 1e7, 0.3, 0.5, 0.5, 0.0};
+  ball.properties = {{"spring_rate", 3000.0}, {"newtons_cap", 1000}, {"inert", 0}};
+  const auto a = sim.add_material(ball), b = sim.add_material(ball);
+  dem::pair_override o;
+  o.friction = 0.2;
+  o.properties["spring_rate"] = 500.0;
+  sim.materials().set_pair(a, b, o);
+  sim.add_plane({0, 0, 0}, {0, 0, 1}, b);
+  sim.add_particles({{{0, 0, 0.00499}}, {0.005}, {}}, a);
+  sim.step(100);
+  const std::string path = std::string("custom_law_properties_") + test_backend::name + ".ckpt";
+  sim.save_checkpoint(path);
+  Sim resumed = Sim::from_checkpoint(path);
+  std::remove(path.c_str());
+  // Read through the const accessor: the other one marks the parameters for a rebuild (and the
+  // forces for a new evaluation), as a change would.
+  const dem::material_table& table = std::as_const(resumed).materials();
+  CHECK(table[a].properties == ball.properties);
+  CHECK(table[b].properties == ball.properties);
+  REQUIRE(table.overrides().size() == 1);
+  CHECK(table.overrides().begin()->second.properties == o.properties);
+  sim.step(2000);
+  resumed.step(2000);
+  CHECK(resumed.positions()[0].z == sim.positions()[0].z);  // the same parameters: the same bits
 }

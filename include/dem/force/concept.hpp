@@ -23,6 +23,7 @@
 
 #include "dem/force/contact.hpp"
 #include "dem/force/wildcards.hpp"
+#include "dem/force/properties.hpp"
 #include "dem/material/material.hpp"
 
 namespace dem::force {
@@ -77,9 +78,22 @@ constexpr bool check_law() {
                 "dem force law: law<Real> must define `struct history` (use `using history = dem::force::no_history;` if it keeps none).");
   static_assert(std::is_trivially_copyable_v<typename L::params>, "dem force law: law<Real>::params must be trivially copyable.");
   static_assert(std::is_trivially_copyable_v<typename L::history>, "dem force law: law<Real>::history must be trivially copyable.");
-  static_assert(requires(const material_pair& mp) {
-    { L::make_params(mp) } -> std::same_as<typename L::params>;
-  }, "dem force law: law<Real> must define `static params make_params(const dem::material_pair&)`.");
+  if constexpr (declares_properties<L>) {
+    using Props = typename L::properties;
+    static_assert(std::is_trivially_copyable_v<Props>, "dem force law: law<Real>::properties must be trivially copyable.");
+    static_assert(requires(const Props& a) {
+      { L::mix(a, a) } -> std::same_as<Props>;
+    }, "dem force law: a law that declares `properties` must define `static properties mix(const properties&, const properties&)` (the value for a pair of materials).");
+    static_assert(requires(const material_pair& mp, const Props& q) {
+      { L::make_params(mp, q) } -> std::same_as<typename L::params>;
+    }, "dem force law: a law that declares `properties` must define `static params make_params(const dem::material_pair&, const properties&)`.");
+    static_assert(std::tuple_size_v<std::remove_cvref_t<decltype(L::property_fields)>> > 0,
+                  "dem force law: `property_fields` must list at least one dem::force::property(\"name\", &properties::member).");
+  } else {
+    static_assert(requires(const material_pair& mp) {
+      { L::make_params(mp) } -> std::same_as<typename L::params>;
+    }, "dem force law: law<Real> must define `static params make_params(const dem::material_pair&)`.");
+  }
   using T = law_traits<L>;
   if constexpr (T::has_wildcards) {
     static_assert(std::is_trivially_copyable_v<typename T::owner_wildcards> && std::is_trivially_copyable_v<typename T::geometry_wildcards>,

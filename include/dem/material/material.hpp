@@ -29,6 +29,9 @@ struct material {
   double work_of_adhesion = 0.0;    // cohesive laws: J/m^2, >= 0 (pull-off 2 pi w R*)
   double cohesion_range = 0.0;      // cohesive laws: gap in m at which the pull has faded, >= 0
   bool rigid = false;               // boundaries only: E -> infinity in the pair's moduli (Chung & Ooi's rigid walls)
+  // A custom force law's own properties, by name (force/properties.hpp): every material must give
+  // each one the law declares, and nothing else.
+  std::map<std::string, double> properties;
 };
 
 // Values used by the force laws for one pair of materials (symmetric).
@@ -51,6 +54,7 @@ struct pair_override {
   std::optional<double> restitution, friction, rolling_friction, rolling_damping, work_of_adhesion, cohesion_range;
   std::optional<double> effective_youngs, effective_shear;
   std::optional<double> normal_stiffness, tangential_stiffness_ratio;
+  std::map<std::string, double> properties;  // a custom law's own (force/properties.hpp), replacing the law's mix
 };
 
 namespace detail {
@@ -96,6 +100,11 @@ class material_table {
     if (o.normal_stiffness) require(*o.normal_stiffness > 0 && std::isfinite(*o.normal_stiffness), "normal_stiffness", who, *o.normal_stiffness, "> 0 and finite");
     if (o.tangential_stiffness_ratio)
       require(*o.tangential_stiffness_ratio >= 0 && std::isfinite(*o.tangential_stiffness_ratio), "tangential_stiffness_ratio", who, *o.tangential_stiffness_ratio, ">= 0 and finite");
+    for (const auto& [name, v] : o.properties) {
+      if (name.empty() || name.find('\n') != std::string::npos)
+        throw std::invalid_argument("dem: " + who + " has a property named '" + name + "'; names must be non-empty and on one line");
+      require(std::isfinite(v), "property '" + name + "'", who, v, "finite");
+    }
     overrides_[key(a, b)] = o;
   }
 
@@ -152,6 +161,11 @@ class material_table {
     require(m.rolling_damping >= 0 && std::isfinite(m.rolling_damping), "rolling_damping", who, m.rolling_damping, ">= 0 and finite");
     require(m.work_of_adhesion >= 0 && std::isfinite(m.work_of_adhesion), "work_of_adhesion", who, m.work_of_adhesion, ">= 0 and finite");
     require(m.cohesion_range >= 0 && std::isfinite(m.cohesion_range), "cohesion_range", who, m.cohesion_range, ">= 0 and finite");
+    for (const auto& [name, v] : m.properties) {
+      if (name.empty() || name.find('\n') != std::string::npos)
+        throw std::invalid_argument("dem: " + who + " has a property named '" + name + "'; names must be non-empty and on one line");
+      require(std::isfinite(v), "property '" + name + "'", who, v, "finite");
+    }
   }
 
  private:

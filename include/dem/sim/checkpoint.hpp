@@ -122,6 +122,7 @@ struct state_io {
       w.array("material." + std::to_string(k) + ".values",
               std::vector<double>{m.density, m.youngs_modulus, m.poisson_ratio, m.restitution, m.friction, m.rolling_friction,
                                   m.rolling_damping, m.work_of_adhesion, m.cohesion_range, m.rigid ? 1.0 : 0.0});
+      write_properties(w, "material." + std::to_string(k), m.properties);
     }
     std::vector<override_record> o;
     for (const auto& [key, v] : t.overrides()) {
@@ -133,8 +134,37 @@ struct state_io {
           rec.value[k] = **f[k];
         }
       o.push_back(rec);
+      write_properties(w, "material.override." + std::to_string(key.first) + "." + std::to_string(key.second), v.properties);
     }
     w.array("material.overrides", o);
+  }
+  // A custom law's named material properties (force/properties.hpp), only where some are set: the
+  // names one per line, the values in the same order.
+  static void write_properties(io::checkpoint_writer& w, const std::string& prefix, const std::map<std::string, double>& props) {
+    if (props.empty()) return;
+    std::string names;
+    std::vector<double> values;
+    for (const auto& [name, v] : props) {
+      names += name + "\n";
+      values.push_back(v);
+    }
+    w.text(prefix + ".property_names", names);
+    w.array(prefix + ".property_values", values);
+  }
+  static std::map<std::string, double> read_properties(const io::checkpoint_reader& r, const std::string& prefix) {
+    std::map<std::string, double> props;
+    if (!r.has(prefix + ".property_names")) return props;
+    const std::string names = r.text(prefix + ".property_names");
+    std::vector<std::string> list;
+    for (std::size_t at = 0; at < names.size();) {
+      const std::size_t end = names.find('\n', at);
+      if (end == std::string::npos) r.fail(prefix + ".property_names is not a list of lines");
+      list.push_back(names.substr(at, end - at));
+      at = end + 1;
+    }
+    const std::vector<double> values = r.array<double>(prefix + ".property_values", list.size());
+    for (std::size_t k = 0; k < list.size(); ++k) props[list[k]] = values[k];
+    return props;
   }
   // Through material_table::add and set_pair: the same checks as user input.
   static material_table read_materials(const io::checkpoint_reader& r) {
@@ -147,6 +177,7 @@ struct state_io {
       const std::vector<double> v = r.array<double>("material." + std::to_string(k) + ".values", 10);
       m.density = v[0], m.youngs_modulus = v[1], m.poisson_ratio = v[2], m.restitution = v[3], m.friction = v[4];
       m.rolling_friction = v[5], m.rolling_damping = v[6], m.work_of_adhesion = v[7], m.cohesion_range = v[8], m.rigid = v[9] != 0;
+      m.properties = read_properties(r, "material." + std::to_string(k));
       guarded(r, [&] { t.add(m); });
     }
     for (const override_record& rec : r.array<override_record>("material.overrides")) {
@@ -155,6 +186,7 @@ struct state_io {
       const auto f = override_fields(o);
       for (int k = 0; k < 10; ++k)
         if (rec.set & (1u << k)) *f[k] = rec.value[k];
+      o.properties = read_properties(r, "material.override." + std::to_string(rec.a) + "." + std::to_string(rec.b));
       guarded(r, [&] { t.set_pair(static_cast<material_id>(rec.a), static_cast<material_id>(rec.b), o); });
     }
     return t;
