@@ -129,7 +129,9 @@ typename L::properties pair_properties(const material_table& t, material_id a, m
   const auto it = t.overrides().find({std::min(a, b), std::max(a, b)});
   if (it == t.overrides().end()) return p;
   const std::string who = "the override of material pair (" + std::to_string(a) + ", " + std::to_string(b) + ")";
-  for (const auto& [name, value] : it->second.properties) {
+  for (const auto& entry : it->second.properties) {  // not a structured binding: lambdas below capture it (clang 14)
+    const std::string& name = entry.first;
+    const double value = entry.second;
     if (!detail::declares<L>(name))
       detail::property_error(who + " sets property '" + name + "', which force law " + law + " does not declare (it declares: " +
                              detail::declared_names<L>() + ")");
