@@ -17,13 +17,17 @@
 // else; a value must fit its field's type (integers whole and in range, bool 0 or 1, floating
 // point finite). Each failure is a std::invalid_argument naming the law, the property, the material
 // or pair and the value. The resulting params go to the device like any other: both backends.
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "dem/material/material.hpp"
 
@@ -95,77 +99,94 @@ inline std::string material_who(const material& m, material_id id) { return "mat
 
 }  // namespace detail
 
+namespace detail {
+
+// Sets the field called `name` of p from `value` (a declared name: callers check).
+template <class L>
+void assign_property(typename L::properties& p, const std::string& name, double value, const std::string& what) {
+  std::apply(
+      [&](const auto&... f) {
+        (
+            [&] {
+              if (name != f.name) return;
+              using T = std::remove_reference_t<decltype(p.*(f.member))>;
+              p.*(f.member) = property_value<T>(value, what);
+            }(),
+            ...);
+      },
+      L::property_fields);
+}
+
+template <class L>
+void check_declared(const std::map<std::string, double>& props, const std::string& who, const char* law) {
+  for (const auto& entry : props)
+    if (!declares<L>(entry.first))
+      property_error(who + " sets property '" + entry.first + "', which force law " + law + " does not declare (it declares: " +
+                     declared_names<L>() + ")");
+}
+
+inline std::string pair_who(const std::pair<material_id, material_id>& key) {
+  return "the override of material pair (" + std::to_string(key.first) + ", " + std::to_string(key.second) + ")";
+}
+
+}  // namespace detail
+
 // The law's properties of material `id`, from its named values.
 template <class L>
 typename L::properties material_properties(const material_table& t, material_id id, const char* law) {
   const material& m = t[id];
   const std::string who = detail::material_who(m, id);
-  for (const auto& [name, value] : m.properties)
-    if (!detail::declares<L>(name))
-      detail::property_error(who + " sets property '" + name + "', which force law " + law + " does not declare (it declares: " +
-                             detail::declared_names<L>() + ")");
+  detail::check_declared<L>(m.properties, who, law);
   typename L::properties p{};
   std::apply(
       [&](const auto&... f) {
-        (
-            [&] {
-              const auto it = m.properties.find(f.name);
-              if (it == m.properties.end())
-                detail::property_error("force law " + std::string(law) + " needs property '" + f.name + "' of " + who + "; set it with material.properties[\"" +
-                                       f.name + "\"]");
-              using T = std::remove_reference_t<decltype(p.*(f.member))>;
-              p.*(f.member) = detail::property_value<T>(it->second, "property '" + std::string(f.name) + "' of " + who + " (force law " + law + ")");
-            }(),
-            ...);
+        ((m.properties.count(f.name) ? void()
+                                     : detail::property_error("force law " + std::string(law) + " needs property '" + f.name + "' of " + who +
+                                                              "; set it with material.properties[\"" + f.name + "\"]")),
+         ...);
       },
       L::property_fields);
+  for (const auto& entry : m.properties)
+    detail::assign_property<L>(p, entry.first, entry.second, "property '" + entry.first + "' of " + who + " (force law " + law + ")");
   return p;
 }
 
-// The pair's properties: the law's mix of the two materials', then the pair's overrides by name.
+// The law's parameter table for every ordered pair of materials (row-major, a * size + b): from the
+// pair's mixed values and, for a law that declares them, its own properties, each material's read
+// once, mixed by the law's rule and replaced by the pair's overrides. A law that declares none
+// refuses materials and overrides that set some.
 template <class L>
-typename L::properties pair_properties(const material_table& t, material_id a, material_id b, const char* law) {
-  typename L::properties p = L::mix(material_properties<L>(t, a, law), material_properties<L>(t, b, law));
-  const auto it = t.overrides().find({std::min(a, b), std::max(a, b)});
-  if (it == t.overrides().end()) return p;
-  const std::string who = "the override of material pair (" + std::to_string(a) + ", " + std::to_string(b) + ")";
-  for (const auto& entry : it->second.properties) {  // not a structured binding: lambdas below capture it (clang 14)
-    const std::string& name = entry.first;
-    const double value = entry.second;
-    if (!detail::declares<L>(name))
-      detail::property_error(who + " sets property '" + name + "', which force law " + law + " does not declare (it declares: " +
-                             detail::declared_names<L>() + ")");
-    std::apply(
-        [&](const auto&... f) {
-          (
-              [&] {
-                if (name != f.name) return;
-                using T = std::remove_reference_t<decltype(p.*(f.member))>;
-                p.*(f.member) = detail::property_value<T>(value, "property '" + name + "' of " + who + " (force law " + law + ")");
-              }(),
-              ...);
-        },
-        L::property_fields);
-  }
-  return p;
-}
-
-// The law's parameters for a pair of materials, from the pair's mixed values and, for a law that
-// declares them, its own properties. A law that declares none refuses materials that set some.
-template <class L>
-typename L::params make_law_params(const material_table& t, material_id a, material_id b, const char* law) {
+std::vector<typename L::params> law_param_table(const material_table& t, const char* law) {
+  const std::size_t m = t.size();
+  std::vector<typename L::params> table(m * m);
   if constexpr (declares_properties<L>) {
-    return L::make_params(t.pair(a, b), pair_properties<L>(t, a, b, law));
+    using props = typename L::properties;
+    std::vector<props> own(m);
+    for (std::size_t a = 0; a < m; ++a) own[a] = material_properties<L>(t, static_cast<material_id>(a), law);
+    for (const auto& [key, o] : t.overrides()) detail::check_declared<L>(o.properties, detail::pair_who(key), law);
+    for (std::size_t a = 0; a < m; ++a)
+      for (std::size_t b = 0; b < m; ++b) {
+        const auto ia = static_cast<material_id>(a), ib = static_cast<material_id>(b);
+        props q = L::mix(own[a], own[b]);
+        if (const auto it = t.overrides().find({std::min(ia, ib), std::max(ia, ib)}); it != t.overrides().end())
+          for (const auto& entry : it->second.properties)
+            detail::assign_property<L>(q, entry.first, entry.second,
+                                       "property '" + entry.first + "' of " + detail::pair_who(it->first) + " (force law " + law + ")");
+        table[a * m + b] = L::make_params(t.pair(ia, ib), q);
+      }
   } else {
-    for (material_id id : {a, b})
-      if (!t[id].properties.empty())
-        detail::property_error(detail::material_who(t[id], id) + " sets property '" + t[id].properties.begin()->first + "', but force law " + law +
+    for (std::size_t a = 0; a < m; ++a)
+      if (!t[static_cast<material_id>(a)].properties.empty())
+        detail::property_error(detail::material_who(t[static_cast<material_id>(a)], static_cast<material_id>(a)) + " sets property '" +
+                               t[static_cast<material_id>(a)].properties.begin()->first + "', but force law " + law + " declares no material properties");
+    for (const auto& [key, o] : t.overrides())
+      if (!o.properties.empty())
+        detail::property_error(detail::pair_who(key) + " sets property '" + o.properties.begin()->first + "', but force law " + law +
                                " declares no material properties");
-    if (const auto it = t.overrides().find({std::min(a, b), std::max(a, b)}); it != t.overrides().end() && !it->second.properties.empty())
-      detail::property_error("the override of material pair (" + std::to_string(a) + ", " + std::to_string(b) + ") sets property '" +
-                             it->second.properties.begin()->first + "', but force law " + law + " declares no material properties");
-    return L::make_params(t.pair(a, b));
+    for (std::size_t a = 0; a < m; ++a)
+      for (std::size_t b = 0; b < m; ++b) table[a * m + b] = L::make_params(t.pair(static_cast<material_id>(a), static_cast<material_id>(b)));
   }
+  return table;
 }
 
 }  // namespace dem::force

@@ -1139,10 +1139,7 @@ class Simulator {
 
   void build_params() {
     const std::uint32_t m = num_materials();
-    std::vector<typename law::params> table(std::size_t(m) * m);
-    for (std::uint32_t a = 0; a < m; ++a)
-      for (std::uint32_t b = 0; b < m; ++b)
-        table[std::size_t(a) * m + b] = force::make_law_params<law>(materials_, static_cast<material_id>(a), static_cast<material_id>(b), Policies::force::name);
+    const std::vector<typename law::params> table = force::law_param_table<law>(materials_, Policies::force::name);
     if (table.size() * sizeof(typename law::params) / 4 >= std::numeric_limits<std::int32_t>::max())
       throw std::invalid_argument("dem: " + std::to_string(m) + " materials make a pair-parameter table of " + std::to_string(table.size()) +
                                   " entries, too large to index with 32 bits; use fewer materials");
