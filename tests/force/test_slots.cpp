@@ -289,7 +289,7 @@ TEST_CASE("slot tangential::linear: k_t = ratio k_n, damping from the damping sl
   CHECK(s.tangential_force.y == doctest::Approx(-k_t * 2e-3 * c.dt - c_t * 2e-3));
 }
 
-TEST_CASE("slot rolling::constant_torque: |M| = mu_r R* F_n against the rolling rate, viscous near rest") {
+TEST_CASE("slot rolling::constant_torque: |M| = mu_r R* F_n against the rolling rate, viscous near rest at the contact's own rate") {
   const auto mp = pair_of(0.5, 0.5, 0.2);
   using R = model<rolling::constant_torque>;
   const auto p = R::make_params(mp, hertz_setup);
@@ -297,16 +297,32 @@ TEST_CASE("slot rolling::constant_torque: |M| = mu_r R* F_n against the rolling 
   c.omega_rel = {0, 5000.0, 7.0};  // the normal (twisting) part is ignored
   contact_state<Real> s{};
   s.load = 2.0;
+  s.stiffness = 1e4;
   no_history h;
   R{}(c, p, h, s);
   CHECK(s.couple.y == doctest::Approx(-0.2 * c.radius_eff * 2.0));
   CHECK(s.couple.x == 0);
   CHECK(s.couple.z == 0);
-  c.omega_rel = {0, 1e-6, 0};  // near rest: a tenth of the rotation per step
-  contact_state<Real> s2{};
-  s2.load = 2.0;
-  R{}(c, p, h, s2);
-  CHECK(s2.couple.y == doctest::Approx(-0.1 * 1e-6 * c.inertia_eff / c.dt));
+  // Near rest: viscous, C_r = I* sqrt(k_n / m*), the same for any dt.
+  c.omega_rel = {0, 1e-6, 0};
+  for (const double dt : {1e-6, 1e-7, 0.0}) {
+    c.dt = dt;
+    contact_state<Real> s2{};
+    s2.load = 2.0;
+    s2.stiffness = 1e4;
+    R{}(c, p, h, s2);
+    CHECK(s2.couple.y == doctest::Approx(-1e-6 * c.inertia_eff * std::sqrt(1e4 / c.mass_eff)));
+  }
+  // Where the two meet: w_0 = mu_r R* F_n / C_r.
+  const double w0 = 0.2 * c.radius_eff * 2.0 / (c.inertia_eff * std::sqrt(1e4 / c.mass_eff));
+  for (const double f : {0.5, 2.0}) {
+    c.omega_rel = {0, f * w0, 0};
+    contact_state<Real> s3{};
+    s3.load = 2.0;
+    s3.stiffness = 1e4;
+    R{}(c, p, h, s3);
+    CHECK(s3.couple.y == doctest::Approx(-0.2 * c.radius_eff * 2.0 * std::min(f, 1.0)));
+  }
 }
 
 TEST_CASE("slot rolling::epsd: spring k_r = 2.25 k_n mu_r^2 R*^2 up to mu_r R* F_n, viscous part while elastic") {

@@ -1,7 +1,8 @@
 #pragma once
 // Rolling-resistance slots: a couple on A opposing the relative rolling rotation
 // w_r = (omega_A - omega_B) minus its twisting (normal) part.
-//   rolling::constant_torque  |M| = mu_r R* F_n (PHYSICS.md), turning viscous near rest
+//   rolling::constant_torque  |M| = mu_r R* F_n (PHYSICS.md), turning viscous near rest at the
+//                             contact's natural frequency (no dt in it)
 //   rolling::epsd             elastic-plastic spring-dashpot (Ai, Chen, Rotter & Ooi 2011, model C):
 //                             spring k_r = 2.25 k_n mu_r^2 R*^2 on the accumulated rolling angle,
 //                             capped at mu_r R* F_n, viscous part C_r = eta_r 2 sqrt(I_r k_r) while
@@ -30,9 +31,11 @@ struct constant_torque {
     struct params { Real rolling_friction; };
     using history = no_history;
     static params make_params(const material_pair& p, const slot_setup&) { return {static_cast<Real>(p.rolling_friction)}; }
-    // Near rest the couple turns viscous, at a rate that would remove a tenth of the relative
-    // rotation per step: a particle with up to ten such contacts is then not driven past rest,
-    // which is what makes the pure constant-torque model jitter forever in packed beds.
+    // Near rest the couple turns viscous, C_r = I* sqrt(k_n / m*): a relative rolling rotation
+    // below w_0 = mu_r R* F_n / C_r decays at the contact's own natural frequency. Both come from
+    // the contact, not from dt (the old cap, a tenth of the rotation per step, made heaps creep at
+    // a rate proportional to dt). A pure constant torque jitters forever in packed beds; a
+    // viscous-only one cannot hold a static couple. rolling::epsd holds one.
     DEM_HD void operator()(const contact<Real>& c, const params& p, history&, contact_state<Real>& s) const {
       using std::sqrt;
       // Written as selects, not early returns, so that the couple stays in registers (a
@@ -40,11 +43,13 @@ struct constant_torque {
       const vec3<Real> w = rolling_rate(c);
       const Real wn = sqrt(norm2(w));
       Real t = p.rolling_friction * s.load * c.radius_eff;
-      const Real t_stop = Real(0.1) * wn * c.inertia_eff / (c.dt > Real(0) ? c.dt : Real(1));
+      const Real t_stop = wn * c.inertia_eff * sqrt(s.stiffness / c.mass_eff);
       if (t > t_stop) t = t_stop;
-      const bool acts = (p.rolling_friction > Real(0)) & (c.dt > Real(0)) & (wn > Real(0));  // `&`: no branch
+      const bool acts = (p.rolling_friction > Real(0)) & (wn > Real(0));  // `&`: no branch
       s.couple += w * (acts ? -t / wn : Real(0));
     }
+    // The viscous rate per contact is (I*/I) sqrt(k_n/m*) <= sqrt(k_n/m*): explicit steps stay
+    // monotone while the sum over a particle's contacts of sqrt(k_n/m*) dt is below 1.
   };
 };
 
