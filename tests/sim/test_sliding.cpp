@@ -8,6 +8,28 @@
 
 using namespace dem_test;
 
+namespace {
+// One sphere (r = 5 mm) of `mat` resting on the plane z = 0 after `settle` seconds (the normal
+// bounce dies out).
+template <class Force>
+sim_t<Force> sphere_on_plane(double dt, const dem::material& mat, double settle) {
+  const double r = 5e-3;
+  dem::simulation_config cfg;
+  cfg.domain = {{-1, -1, -0.1}, {2, 1, 1}};
+  cfg.gravity = {0, 0, -9.81};
+  cfg.dt = dt;
+  sim_t<Force> sim(cfg);
+  const auto m = sim.add_material(mat);
+  sim.add_plane({0, 0, 0}, {0, 0, 1}, m);
+  dem::particle_set s;
+  s.positions = {{0, 0, r * 0.9999}};
+  s.radii = {r};
+  sim.add_particles(s, m);
+  sim.advance(settle);
+  return sim;
+}
+}  // namespace
+
 TEST_CASE_TEMPLATE("sliding sphere: decelerates at mu g, then rolls at 5/7 v0", Force, dem::force::hertz_mindlin,
                    dem::force::linear_spring_dashpot) {
   const double v0 = 1.0, mu = 0.3, g = 9.81;
@@ -22,18 +44,7 @@ TEST_CASE_TEMPLATE("sliding sphere: decelerates at mu g, then rolls at 5/7 v0", 
 TEST_CASE_TEMPLATE("rolling resistance: a rolling sphere slows down and stops", Force, dem::force::hertz_mindlin,
                    dem::force::hertz_mindlin_epsd) {
   const double r = 5e-3;
-  dem::simulation_config cfg;
-  cfg.domain = {{-1, -1, -0.1}, {2, 1, 1}};
-  cfg.gravity = {0, 0, -9.81};
-  cfg.dt = 2e-6;
-  sim_t<Force> sim(cfg);
-  const auto m = sim.add_material({"m", 2500, 1e8, 0.3, 0.5, 0.5, 0.1});
-  sim.add_plane({0, 0, 0}, {0, 0, 1}, m);
-  dem::particle_set s;
-  s.positions = {{0, 0, r * 0.9999}};
-  s.radii = {r};
-  sim.add_particles(s, m);
-  sim.advance(0.01);
+  auto sim = sphere_on_plane<Force>(2e-6, {"m", 2500, 1e8, 0.3, 0.5, 0.5, 0.1}, 0.01);
   sim.set_velocities({{0.1, 0, 0}});
   sim.set_angular_velocities({{0, 0.1 / r, 0}});
   // Constant torque mu_r F_n r decelerates a rolling sphere at mu_r g / (1 + I/(m r^2)) = mu_r g 5/7
@@ -53,20 +64,10 @@ TEST_CASE("EPSD rolling: a sphere rocking on a plane is a damped oscillator with
   // period 2 pi / (w_n sqrt(1 - eta_r^2)), w_n = sqrt(k_r / I_r). With the centre inertia I in C_r
   // the ratio would be eta_r sqrt(I / I_r) = eta_r / 1.87. The spin keeps the spring below its cap.
   const double r = 5e-3, rho = 2500, E = 1e8, nu = 0.3, mu_r = 0.1, eta = 0.1, g = 9.81;
-  dem::simulation_config cfg;
-  cfg.domain = {{-1, -1, -0.1}, {1, 1, 1}};
-  cfg.gravity = {0, 0, -g};
-  cfg.dt = 2e-6;
-  sim_t<dem::force::hertz_mindlin_epsd> sim(cfg);
+  const double dt = 2e-6;
   dem::material mat{"m", rho, E, nu, 0.5, 0.5, mu_r};
   mat.rolling_damping = eta;
-  const auto m = sim.add_material(mat);
-  sim.add_plane({0, 0, 0}, {0, 0, 1}, m);
-  dem::particle_set s;
-  s.positions = {{0, 0, r * 0.9999}};
-  s.radii = {r};
-  sim.add_particles(s, m);
-  sim.advance(0.02);  // the normal bounce dies out
+  auto sim = sphere_on_plane<dem::force::hertz_mindlin_epsd>(dt, mat, 0.02);
   const double mass = rho * 4.0 / 3 * M_PI * r * r * r;
   const double e_star = E / (2 * (1 - nu * nu));
   const double overlap = std::pow(mass * g / (4.0 / 3 * e_star * std::sqrt(r)), 2.0 / 3);
@@ -85,7 +86,7 @@ TEST_CASE("EPSD rolling: a sphere rocking on a plane is a damped oscillator with
     const double w = sim.angular_velocities()[0].y;
     if (k > 1 && prev1 > prev2 && prev1 >= w && prev1 > 0) {
       peaks.push_back(prev1);
-      times.push_back(sim.time() - cfg.dt);
+      times.push_back(sim.time() - dt);
     }
     prev2 = prev1;
     prev1 = w;
@@ -107,18 +108,7 @@ template <class Force>
 double rolled_distance(double dt, double v0, double tan_theta, double t, double mu_r = 0.1, double* v_end = nullptr) {
   const double r = 5e-3, g = 9.81;
   const double cos_t = 1 / std::sqrt(1 + tan_theta * tan_theta);
-  dem::simulation_config cfg;
-  cfg.domain = {{-1, -1, -0.1}, {2, 1, 1}};
-  cfg.gravity = {0, 0, -g};
-  cfg.dt = dt;
-  sim_t<Force> sim(cfg);
-  const auto m = sim.add_material({"m", 2500, 1e8, 0.3, 0.5, 0.5, mu_r});
-  sim.add_plane({0, 0, 0}, {0, 0, 1}, m);
-  dem::particle_set s;
-  s.positions = {{0, 0, r * 0.9999}};
-  s.radii = {r};
-  sim.add_particles(s, m);
-  sim.advance(0.01);  // the normal bounce dies out
+  auto sim = sphere_on_plane<Force>(dt, {"m", 2500, 1e8, 0.3, 0.5, 0.5, mu_r}, 0.01);
   sim.set_gravity({g * tan_theta * cos_t, 0, -g * cos_t});
   sim.set_velocities({{v0, 0, 0}});
   sim.set_angular_velocities({{0, v0 / r, 0}});
