@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "dem/coord/voxel.hpp"
 
@@ -142,6 +143,39 @@ TEST_CASE_TEMPLATE("voxel: differences are the exact unit difference, across vox
   const std::uint64_t ua[3] = {boundary + n / 2, c.lo_u[1], c.lo_u[2]}, ub[3] = {boundary - (n - n / 2), c.lo_u[1], c.lo_u[2]};
   CHECK(V::difference(c, make_position<C>(c, ua), make_position<C>(c, ub)).x == static_cast<Real>(static_cast<double>(n) * unit));
   CHECK(std::abs(static_cast<double>(n) * unit - 1e-6) <= 0.5 * unit);
+}
+
+TEST_CASE_TEMPLATE("voxel: the pair loop's gathered read gives difference and to_real to the bit", C, VOXEL_CONFIGS) {
+  // gather_difference reads positions as 64-bit words on the host (SubBits <= 16) and as structs
+  // elsewhere; both must give what difference() and to_real() give, for any pair in an array,
+  // including the grid's saturated edges and the guard band.
+  using V = typename C::space;
+  using Real = typename C::real;
+  for (const dem::aabb& box : {near_box, far_box}) {
+    const auto c = V::make_params(box);
+    std::mt19937_64 rng(5);
+    std::vector<typename V::position> pos;
+    for (int i = 0; i < 512; ++i) {
+      std::uint64_t u[3];
+      for (int k = 0; k < 3; ++k) {
+        std::uniform_int_distribution<std::uint64_t> any(0, c.max_u[k]);
+        const int kind = i % 4;  // anywhere on the grid, at its two edges, or near the domain's middle
+        u[k] = kind == 0 ? any(rng) : kind == 1 ? 0 : kind == 2 ? c.max_u[k] : (c.lo_u[k] + c.hi_u[k]) / 2 + any(rng) % 4096;
+      }
+      pos.push_back(make_position<C>(c, u));
+    }
+    std::uniform_int_distribution<std::uint32_t> pick(0, static_cast<std::uint32_t>(pos.size() - 1));
+    for (int t = 0; t < 4000; ++t) {
+      const std::uint32_t a = pick(rng), b = pick(rng);
+      dem::vec3<Real> xa{};
+      const dem::vec3<Real> d = V::gather_difference(c, pos.data(), a, b, xa);
+      const dem::vec3<Real> want = V::difference(c, pos[a], pos[b]), want_x = V::to_real(c, pos[a]);
+      for (int k = 0; k < 3; ++k) {
+        REQUIRE(d[k] == want[k]);
+        REQUIRE(xa[k] == want_x[k]);
+      }
+    }
+  }
 }
 
 TEST_CASE_TEMPLATE("voxel: relative_to and to_real", C, VOXEL_CONFIGS) {

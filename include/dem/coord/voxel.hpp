@@ -44,6 +44,7 @@
 // the kernels therefore use displace(..., carry&), which adds the previous remainder first, so the
 // position after n steps is the rounded sum of the n displacements (error <= 0.5 unit, no drift).
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -230,11 +231,12 @@ struct voxel {
     }
 
     // a - b: exact integer difference, one rounding (int64 -> Real; the unit scaling is exact).
+    // Written out per axis: a loop over k here kept the host's pair loop from vectorising.
     DEM_HD static vec3<Real> difference(const params& c, const position& a, const position& b) {
-      vec3<Real> d;
-      for (int k = 0; k < 3; ++k)
-        d[k] = static_cast<Real>(static_cast<std::int64_t>(units(c, a, k)) - static_cast<std::int64_t>(units(c, b, k))) * c.unit_r;
-      return d;
+      return {axis_difference(c, a, b, 0), axis_difference(c, a, b, 1), axis_difference(c, a, b, 2)};
+    }
+    DEM_HD static Real axis_difference(const params& c, const position& a, const position& b, int k) {
+      return static_cast<Real>(static_cast<std::int64_t>(units(c, a, k)) - static_cast<std::int64_t>(units(c, b, k))) * c.unit_r;
     }
 
     // p + d, d rounded to the nearest unit per axis (ties away from zero, so +d then -d returns to p).
@@ -255,18 +257,20 @@ struct voxel {
         const Real t = d[k] * c.inv_unit_r + static_cast<Real>(r[k]);
         const std::int64_t step = round_even(t);
         // t - step is exact (|t| < 2^62 and step is t's nearest integer); saturated or NaN: nothing to carry.
-        r[k] = (step == max_step || step == -max_step) ? 0.0f : static_cast<float>(t - static_cast<Real>(step));
+        const float rest = static_cast<float>(t - static_cast<Real>(step));
+        r[k] = (step == max_step) | (step == -max_step) ? 0.0f : rest;
         u[k] = add_saturated(units(c, p, k), step, c.max_u[k]);
       }
       return pack(c, u);
     }
 
     DEM_HD static bool inside(const params& c, const position& p) {
+      bool in = true;  // no early return: the host's end-of-step loop stays branch-free
       for (int k = 0; k < 3; ++k) {
         const std::uint64_t u = units(c, p, k);
-        if (u < c.lo_u[k] || u > c.hi_u[k]) return false;
+        in &= (u >= c.lo_u[k]) & (u <= c.hi_u[k]);
       }
-      return true;
+      return in;
     }
 
     // Grid cell of p: floor((x - lo) * inv_cell) with x - lo exact, clamped into the grid (positions
@@ -292,9 +296,49 @@ struct voxel {
 
     // Units along axis k, from the packed index and the offset.
     DEM_HD static std::uint64_t units(const params& c, const position& p, int k) {
+#if !DEM_DEVICE_PATHS && defined(__GNUC__)
+      if constexpr (word_layout) {  // as words: the host's per-particle loops vectorise (see gather_difference)
+        using word = std::uint64_t __attribute__((may_alias));
+        const word* w = reinterpret_cast<const word*>(&p);
+        return (((w[0] >> c.shift[k]) & ((std::uint64_t{1} << c.bits[k]) - 1)) << SubBits) | ((w[1] >> (16 * k)) & 0xffffu);
+      }
+#endif
       const std::uint64_t v = (p.voxel >> c.shift[k]) & ((std::uint64_t{1} << c.bits[k]) - 1);
       return (v << SubBits) | p.sub[k];
     }
+
+    // The pair loop's read of positions a and b of `pos`: a - b (difference) and a in Real (to_real).
+    // On the host, with SubBits <= 16, each position is read as its two 64-bit words (the offsets
+    // are the second word's 16-bit fields, x first) by signed 32-bit indices: the form GCC gathers.
+    // Reading the struct's 16-bit fields kept the whole pair loop scalar (4x the floating cost).
+    DEM_HD static vec3<Real> gather_difference(const params& c, const position* pos, std::uint32_t a, std::uint32_t b, vec3<Real>& xa) {
+#if !DEM_DEVICE_PATHS && defined(__GNUC__)
+      if constexpr (word_layout) {
+        using word = std::uint64_t __attribute__((may_alias));
+        const word* w = reinterpret_cast<const word*>(pos);
+        const auto ka = 2 * static_cast<std::int32_t>(a), kb = 2 * static_cast<std::int32_t>(b);
+        const std::uint64_t va = w[ka], sa = w[ka + 1], vb = w[kb], sb = w[kb + 1];
+        std::int64_t ua[3], ub[3];
+        for (int k = 0; k < 3; ++k) {
+          const std::uint64_t mask = (std::uint64_t{1} << c.bits[k]) - 1;
+          ua[k] = static_cast<std::int64_t>((((va >> c.shift[k]) & mask) << SubBits) | ((sa >> (16 * k)) & 0xffffu));
+          ub[k] = static_cast<std::int64_t>((((vb >> c.shift[k]) & mask) << SubBits) | ((sb >> (16 * k)) & 0xffffu));
+        }
+        xa = vec3<Real>(vec3d{c.lo.x + static_cast<double>(ua[0] - static_cast<std::int64_t>(c.lo_u[0])) * c.unit,
+                              c.lo.y + static_cast<double>(ua[1] - static_cast<std::int64_t>(c.lo_u[1])) * c.unit,
+                              c.lo.z + static_cast<double>(ua[2] - static_cast<std::int64_t>(c.lo_u[2])) * c.unit});
+        return {static_cast<Real>(ua[0] - ub[0]) * c.unit_r, static_cast<Real>(ua[1] - ub[1]) * c.unit_r,
+                static_cast<Real>(ua[2] - ub[2]) * c.unit_r};
+      }
+#endif
+      const position pa = pos[a];
+      xa = to_real(c, pa);
+      return difference(c, pa, pos[b]);
+    }
+
+    // SubBits <= 16 on a little-endian machine: a position is two 64-bit words, the offsets the
+    // second word's 16-bit fields (x first, the last 16 bits zero).
+    static constexpr bool word_layout = SubBits <= 16 && sizeof(position) == 16 && std::endian::native == std::endian::little;
 
    private:
     static constexpr std::uint64_t sub_mask = (std::uint64_t{1} << SubBits) - 1;
@@ -305,6 +349,16 @@ struct voxel {
     }
 
     DEM_HD static position pack(const params& c, const std::uint64_t u[3]) {
+#if !DEM_DEVICE_PATHS && defined(__GNUC__)
+      if constexpr (word_layout) {
+        using word = std::uint64_t __attribute__((may_alias));
+        position p;
+        word* w = reinterpret_cast<word*>(&p);
+        w[0] = ((u[0] >> SubBits) << c.shift[0]) | ((u[1] >> SubBits) << c.shift[1]) | ((u[2] >> SubBits) << c.shift[2]);
+        w[1] = (u[0] & sub_mask) | ((u[1] & sub_mask) << 16) | ((u[2] & sub_mask) << 32);
+        return p;
+      }
+#endif
       position p;
       p.voxel = 0;
       for (int k = 0; k < 3; ++k) {
@@ -328,27 +382,24 @@ struct voxel {
       return i;
     }
 
-    // Nearest integer, ties to even, saturated like round_units.
+    // Nearest integer, ties to even, saturated like round_units. rint rounds to nearest even in the
+    // default rounding mode (the one every backend runs in); selects, not branches: it is in every
+    // particle's step.
     template <class T>
     DEM_HD static std::int64_t round_even(T t) {
-      const T lim = static_cast<T>(max_step);
-      if (!(t < lim)) return max_step;
-      if (!(t > -lim)) return -max_step;
-      std::int64_t i = static_cast<std::int64_t>(t);
-      const T frac = t - static_cast<T>(i);
-      if (frac > T(0.5) || (frac == T(0.5) && (i & 1))) ++i;
-      else if (frac < T(-0.5) || (frac == T(-0.5) && (i & 1))) --i;
-      return i;
+      using std::rint;
+      const T lim = static_cast<T>(max_step);  // 2^62, exact in float and double
+      const T r = rint(t);
+      const T below = r < lim ? r : lim;        // NaN: lim (high)
+      return static_cast<std::int64_t>(below > -lim ? below : -lim);  // clamped, then always converted
     }
 
     // u + step clamped to [0, max]: a position leaving the grid stops at its edge, never wraps.
+    // The step is clamped to [-u, max - u] first (both fit int64: u, max < 2^63), so the sum cannot wrap.
     DEM_HD static std::uint64_t add_saturated(std::uint64_t u, std::int64_t step, std::uint64_t max) {
-      if (step >= 0) {
-        const auto s = static_cast<std::uint64_t>(step);
-        return s > max - u ? max : u + s;
-      }
-      const auto s = static_cast<std::uint64_t>(-step);
-      return s > u ? 0 : u - s;
+      const std::int64_t down = -static_cast<std::int64_t>(u), up = static_cast<std::int64_t>(max - u);
+      const std::int64_t s = step < down ? down : step > up ? up : step;
+      return u + static_cast<std::uint64_t>(s);
     }
 
     static std::string describe(const aabb& domain, const layout& l, const std::string& what) {

@@ -6,6 +6,8 @@
 // An integrator policy provides:
 //   static constexpr const char* name;
 //   static constexpr bool needs_initial_force;   // pre_force uses the force of the previous step
+//   static constexpr bool drifts_after_force;    // optional (default true): false when post_force
+//                                                // always returns a zero displacement
 //   template <class Real> DEM_HD static vec3<Real> pre_force(motion<Real>&, Real dt);
 //   template <class Real> DEM_HD static vec3<Real> post_force(motion<Real>&, Real dt);
 #include "dem/config.hpp"
@@ -60,6 +62,7 @@ struct symplectic_euler {
 struct velocity_verlet {
   static constexpr const char* name = "velocity_verlet";
   static constexpr bool needs_initial_force = true;
+  static constexpr bool drifts_after_force = false;  // post_force only kicks: the kernels skip its (zero) drift
   template <class Real>
   DEM_HD static vec3<Real> pre_force(motion<Real>& m, Real dt) {
     const Real h = Real(0.5) * dt;
@@ -75,5 +78,14 @@ struct velocity_verlet {
     return {0, 0, 0};
   }
 };
+
+// Whether an integrator's post_force may move particles (integrators that do not say: yes).
+template <class I>
+struct drifts_after_force_of { static constexpr bool value = true; };
+template <class I>
+  requires requires { I::drifts_after_force; }
+struct drifts_after_force_of<I> { static constexpr bool value = I::drifts_after_force; };
+template <class I>
+inline constexpr bool drifts_after_force = drifts_after_force_of<I>::value;
 
 }  // namespace dem::integrate

@@ -36,9 +36,16 @@ DEM_HD DEM_INLINE bool pair_contact(const particle_view<typename P::coord_space>
   using Real = typename P::real;
   using Space = typename P::coord_space;
   const Real ra = load(p.radius, a), rb = load(p.radius, b);
-  const auto pa = load(p.pos, a);
-  const bool touching = P::shape::collide(Space::difference(coord, pa, load(p.pos, b)), ra, rb, g, range);
-  ct = make_contact(g, Space::to_real(coord, pa), load(p.vel, a), load(p.omega, a), load(p.vel, b), load(p.omega, b), ra * rb / (ra + rb),
+  vec3<Real> xa, d;
+  if constexpr (requires { Space::gather_difference(coord, p.pos, a, b, xa); }) {
+    d = Space::gather_difference(coord, p.pos, a, b, xa);  // coord::voxel: read as words (vectorises)
+  } else {
+    const auto pa = load(p.pos, a);
+    d = Space::difference(coord, pa, load(p.pos, b));
+    xa = Space::to_real(coord, pa);
+  }
+  const bool touching = P::shape::collide(d, ra, rb, g, range);
+  ct = make_contact(g, xa, load(p.vel, a), load(p.omega, a), load(p.vel, b), load(p.omega, b), ra * rb / (ra + rb),
                     inverse_inertias<Real>{load(p.inv_mass, a), load(p.inv_inertia, a), load(p.inv_mass, b), load(p.inv_inertia, b)}, ma,
                     mb, false, dt, time);
   return touching;
@@ -187,7 +194,21 @@ DEM_HD inline void record_status(const particle_view<Space>& p, index_t i, std::
 }
 
 template <class T>
-DEM_HD inline void assign(T& dst, const T& v) { dst = v; }
+DEM_HD inline void assign(T& dst, const T& v) {
+#if !DEM_DEVICE_PATHS && defined(__GNUC__)
+  // Two-word structs (coord::voxel positions) copied as words: an aggregate copy kept the host's
+  // integration loops scalar.
+  if constexpr (sizeof(T) == 16 && alignof(T) == 8 && std::is_trivially_copyable_v<T>) {
+    using word = std::uint64_t __attribute__((may_alias));
+    word* d = reinterpret_cast<word*>(&dst);
+    const word* s = reinterpret_cast<const word*>(&v);
+    d[0] = s[0];
+    d[1] = s[1];
+    return;
+  }
+#endif
+  dst = v;
+}
 template <class T>
 DEM_HD inline void assign(vec3<T>& dst, const vec3<T>& v) { store(dst, v); }  // component-wise (see store)
 
@@ -269,7 +290,7 @@ struct particle_update_kernel {
     const vec3<Real> dx = finish_step<P>(p, r, i, fr, tr, dt);
     if constexpr (P::rigid)  // the gyroscopic term turns omega without a torque
       if (families.family) family::hold(families.rules[families.family[i]], p.vel[i], p.omega[i]);
-    assign(p.pos[i], moved(coord, p, i, dx));
+    if constexpr (P::rigid || integrate::drifts_after_force<typename P::integrator>) assign(p.pos[i], moved(coord, p, i, dx));
     if (const std::uint32_t s = status_of(p, coord, i, max_speed2)) record_status(p, i, s, status);
   }
 };
@@ -290,7 +311,9 @@ DEM_HD inline void sphere_half_step(const particle_view<typename P::coord_space>
   else dx = P::integrator::post_force(m, dt);
   store(p.vel[i], m.velocity);
   store(p.omega[i], m.omega);
-  assign(p.pos[i], moved(coord, p, i, select(active, dx, vec3<Real>{0, 0, 0})));
+  // A zero drift leaves a position (and a carry) as it is: skipped where the integrator says so.
+  if constexpr (First || integrate::drifts_after_force<typename P::integrator>)
+    assign(p.pos[i], moved(coord, p, i, select(active, dx, vec3<Real>{0, 0, 0})));
 }
 
 // The end of a step for spheres on the host, as a loop of its own: branch-free, so GCC vectorises
