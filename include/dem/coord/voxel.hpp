@@ -258,7 +258,7 @@ struct voxel {
         const std::int64_t step = round_even(t);
         // t - step is exact (|t| < 2^62 and step is t's nearest integer); saturated or NaN: nothing to carry.
         const float rest = static_cast<float>(t - static_cast<Real>(step));
-        r[k] = (step == max_step) | (step == -max_step) ? 0.0f : rest;
+        r[k] = ((step == max_step) | (step == -max_step)) ? 0.0f : rest;
         u[k] = add_saturated(units(c, p, k), step, c.max_u[k]);
       }
       return pack(c, u);
