@@ -90,6 +90,11 @@ constexpr bool finite(double x) {
   return x >= -std::numeric_limits<double>::max() && x <= std::numeric_limits<double>::max();
 }
 
+#if defined(__GNUC__)
+// A position's 64-bit words, read and written through a type that may alias it (host word layout).
+using word64 = std::uint64_t __attribute__((may_alias));
+#endif
+
 }  // namespace detail
 
 template <unsigned SubBits = 16>
@@ -220,7 +225,8 @@ struct voxel {
     }
 
     DEM_HD static vec3d to_world(const params& c, const position& p) {
-      return {c.lo.x + offset(c, p, 0) * c.unit, c.lo.y + offset(c, p, 1) * c.unit, c.lo.z + offset(c, p, 2) * c.unit};
+      const std::uint64_t u[3] = {units(c, p, 0), units(c, p, 1), units(c, p, 2)};
+      return world_of_units(c, u);
     }
     DEM_HD static vec3<Real> to_real(const params& c, const position& p) { return vec3<Real>(to_world(c, p)); }
 
@@ -236,7 +242,7 @@ struct voxel {
       return {axis_difference(c, a, b, 0), axis_difference(c, a, b, 1), axis_difference(c, a, b, 2)};
     }
     DEM_HD static Real axis_difference(const params& c, const position& a, const position& b, int k) {
-      return static_cast<Real>(static_cast<std::int64_t>(units(c, a, k)) - static_cast<std::int64_t>(units(c, b, k))) * c.unit_r;
+      return difference_of_units(c, units(c, a, k), units(c, b, k));
     }
 
     // p + d, d rounded to the nearest unit per axis (ties away from zero, so +d then -d returns to p).
@@ -298,9 +304,8 @@ struct voxel {
     DEM_HD static std::uint64_t units(const params& c, const position& p, int k) {
 #if !DEM_DEVICE_PATHS && defined(__GNUC__)
       if constexpr (word_layout) {  // as words: the host's per-particle loops vectorise (see gather_difference)
-        using word = std::uint64_t __attribute__((may_alias));
-        const word* w = reinterpret_cast<const word*>(&p);
-        return (((w[0] >> c.shift[k]) & ((std::uint64_t{1} << c.bits[k]) - 1)) << SubBits) | ((w[1] >> (16 * k)) & 0xffffu);
+        const detail::word64* w = reinterpret_cast<const detail::word64*>(&p);
+        return units_of_words(c, w[0], w[1], k);
       }
 #endif
       const std::uint64_t v = (p.voxel >> c.shift[k]) & ((std::uint64_t{1} << c.bits[k]) - 1);
@@ -314,21 +319,16 @@ struct voxel {
     DEM_HD static vec3<Real> gather_difference(const params& c, const position* pos, std::uint32_t a, std::uint32_t b, vec3<Real>& xa) {
 #if !DEM_DEVICE_PATHS && defined(__GNUC__)
       if constexpr (word_layout) {
-        using word = std::uint64_t __attribute__((may_alias));
-        const word* w = reinterpret_cast<const word*>(pos);
+        const detail::word64* w = reinterpret_cast<const detail::word64*>(pos);
         const auto ka = 2 * static_cast<std::int32_t>(a), kb = 2 * static_cast<std::int32_t>(b);
         const std::uint64_t va = w[ka], sa = w[ka + 1], vb = w[kb], sb = w[kb + 1];
-        std::int64_t ua[3], ub[3];
+        std::uint64_t ua[3], ub[3];
         for (int k = 0; k < 3; ++k) {
-          const std::uint64_t mask = (std::uint64_t{1} << c.bits[k]) - 1;
-          ua[k] = static_cast<std::int64_t>((((va >> c.shift[k]) & mask) << SubBits) | ((sa >> (16 * k)) & 0xffffu));
-          ub[k] = static_cast<std::int64_t>((((vb >> c.shift[k]) & mask) << SubBits) | ((sb >> (16 * k)) & 0xffffu));
+          ua[k] = units_of_words(c, va, sa, k);
+          ub[k] = units_of_words(c, vb, sb, k);
         }
-        xa = vec3<Real>(vec3d{c.lo.x + static_cast<double>(ua[0] - static_cast<std::int64_t>(c.lo_u[0])) * c.unit,
-                              c.lo.y + static_cast<double>(ua[1] - static_cast<std::int64_t>(c.lo_u[1])) * c.unit,
-                              c.lo.z + static_cast<double>(ua[2] - static_cast<std::int64_t>(c.lo_u[2])) * c.unit});
-        return {static_cast<Real>(ua[0] - ub[0]) * c.unit_r, static_cast<Real>(ua[1] - ub[1]) * c.unit_r,
-                static_cast<Real>(ua[2] - ub[2]) * c.unit_r};
+        xa = vec3<Real>(world_of_units(c, ua));
+        return {difference_of_units(c, ua[0], ub[0]), difference_of_units(c, ua[1], ub[1]), difference_of_units(c, ua[2], ub[2])};
       }
 #endif
       const position pa = pos[a];
@@ -344,16 +344,28 @@ struct voxel {
     static constexpr std::uint64_t sub_mask = (std::uint64_t{1} << SubBits) - 1;
     static constexpr std::int64_t max_step = std::int64_t{1} << 62;  // beyond any grid (<= 2^63 units)
 
-    DEM_HD static double offset(const params& c, const position& p, int k) {  // units from domain lo
-      return static_cast<double>(static_cast<std::int64_t>(units(c, p, k)) - static_cast<std::int64_t>(c.lo_u[k]));
+    DEM_HD static double offset(const params& c, const position& p, int k) { return offset_of_units(c, units(c, p, k), k); }
+    DEM_HD static double offset_of_units(const params& c, std::uint64_t u, int k) {  // units from domain lo
+      return static_cast<double>(static_cast<std::int64_t>(u) - static_cast<std::int64_t>(c.lo_u[k]));
+    }
+    DEM_HD static vec3d world_of_units(const params& c, const std::uint64_t u[3]) {
+      return {c.lo.x + offset_of_units(c, u[0], 0) * c.unit, c.lo.y + offset_of_units(c, u[1], 1) * c.unit,
+              c.lo.z + offset_of_units(c, u[2], 2) * c.unit};
+    }
+    // a - b in metres: the exact integer difference, rounded once (the unit scaling is exact).
+    DEM_HD static Real difference_of_units(const params& c, std::uint64_t a, std::uint64_t b) {
+      return static_cast<Real>(static_cast<std::int64_t>(a) - static_cast<std::int64_t>(b)) * c.unit_r;
+    }
+    // Units along axis k from a position's two words (word layout).
+    DEM_HD static std::uint64_t units_of_words(const params& c, std::uint64_t voxel_word, std::uint64_t sub_word, int k) {
+      return (((voxel_word >> c.shift[k]) & ((std::uint64_t{1} << c.bits[k]) - 1)) << SubBits) | ((sub_word >> (16 * k)) & 0xffffu);
     }
 
     DEM_HD static position pack(const params& c, const std::uint64_t u[3]) {
 #if !DEM_DEVICE_PATHS && defined(__GNUC__)
       if constexpr (word_layout) {
-        using word = std::uint64_t __attribute__((may_alias));
         position p;
-        word* w = reinterpret_cast<word*>(&p);
+        detail::word64* w = reinterpret_cast<detail::word64*>(&p);
         w[0] = ((u[0] >> SubBits) << c.shift[0]) | ((u[1] >> SubBits) << c.shift[1]) | ((u[2] >> SubBits) << c.shift[2]);
         w[1] = (u[0] & sub_mask) | ((u[1] & sub_mask) << 16) | ((u[2] & sub_mask) << 32);
         return p;

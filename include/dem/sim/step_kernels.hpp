@@ -199,9 +199,8 @@ DEM_HD inline void assign(T& dst, const T& v) {
   // Two-word structs (coord::voxel positions) copied as words: an aggregate copy kept the host's
   // integration loops scalar.
   if constexpr (sizeof(T) == 16 && alignof(T) == 8 && std::is_trivially_copyable_v<T>) {
-    using word = std::uint64_t __attribute__((may_alias));
-    word* d = reinterpret_cast<word*>(&dst);
-    const word* s = reinterpret_cast<const word*>(&v);
+    detail::word64_alias* d = reinterpret_cast<detail::word64_alias*>(&dst);
+    const detail::word64_alias* s = reinterpret_cast<const detail::word64_alias*>(&v);
     d[0] = s[0];
     d[1] = s[1];
     return;
