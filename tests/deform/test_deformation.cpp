@@ -147,6 +147,42 @@ TEST_CASE("deform: a pair's plane moves with the sphere's own radius, and a plan
   CHECK(c.radius == doctest::Approx(R).epsilon(1e-12).scale(0));
 }
 
+// The particle kernel's first Newton step sums the caps the pair kernel wrote (deform::pair_cap);
+// solve_particle, which the separate kernel and the rebuild run, sums add_cap over pair_plane: the
+// two must be the same bits, or the radii would depend on when the list was rebuilt.
+template <class Real>
+void check_pair_caps() {
+  std::uint64_t state = 12345;
+  const auto uniform = [&](double lo, double hi) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return lo + (hi - lo) * static_cast<double>(state >> 11) * 0x1.0p-53;
+  };
+  int cutting = 0, mismatches = 0;
+  for (int n = 0; n < 20000; ++n) {
+    const Real R = static_cast<Real>(uniform(0.5e-3, 1.5e-3)), rj = static_cast<Real>(uniform(0.5e-3, 1.6e-3));
+    const Real last = n % 3 ? static_cast<Real>(R * uniform(1.0, 1.3)) : R;  // some beyond the limit 1.2: the first iterate is R
+    const Real L = static_cast<Real>((R + rj) * uniform(0.6, 1.1));
+    const dem::deform::cap_record<Real> rec = dem::deform::pair_cap(L, rj, R, last, Real(1.2));
+    dem::deform::caps<Real> sum;
+    dem::deform::add_cap(dem::deform::pair_plane(L, rj), dem::deform::first_iterate(R, last, Real(1.2)), sum);
+    const bool cuts = R + (rj - L) > 0;
+    cutting += cuts;
+    mismatches += !(rec.x == sum.volume && rec.y == sum.slope && rec.z == Real(cuts ? 1 : 0));
+  }
+  CHECK(mismatches == 0);
+  CHECK(cutting > 5000);  // both kinds of plane were drawn
+  CHECK(cutting < 19000);
+  const dem::deform::cap_record<Real> coincident = dem::deform::pair_cap(Real(0), Real(1e-3), Real(1e-3), Real(1e-3), Real(1.2));
+  CHECK(coincident.x == 0);  // coincident centres: no plane (solve_particle skips them)
+  CHECK(coincident.y == 0);
+  CHECK(coincident.z == 0);
+}
+
+TEST_CASE("deform: the pair kernel's caps are the solve's first pass, to the bit (single and double)") {
+  check_pair_caps<float>();
+  check_pair_caps<double>();
+}
+
 TEST_CASE("deform: a sphere between walls grows to R' and the walls feel k_n (R' - h/2)") {
   const double R = 5e-3;
   for (const double h : {5e-3, 3.3e-3}) {

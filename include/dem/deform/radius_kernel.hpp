@@ -6,12 +6,15 @@
 // into another array (a Jacobi sweep: the result does not depend on the order in which particles
 // are updated, so it is the same bits on every backend and thread count).
 //
-// Two ways in, the same bits: inside the particle kernel (`in_step`, velocity Verlet: the planes
-// from the pair kernel's distances, which it stores per pair as a by-product; the result serves the
-// next step), or as a kernel of its own (`radius_kernel`: the distances recomputed from the
-// positions, in the same operations), which integrators that move particles after the force
-// evaluation use before it, and which repeats a solve after a rebuild (sim/deformation.hpp).
+// Two ways in, the same bits: inside the particle kernel (`in_step`, velocity Verlet: the pair
+// kernel, vectorised, sums each pair's two caps at the two spheres' first Newton iterates; the
+// particle kernel adds up its entries and takes one Newton step; the result serves the next step),
+// or as a kernel of its own (`radius_kernel`: the planes from the positions), which integrators
+// that move particles after the force evaluation use before it, which repeats a solve after a
+// rebuild (sim/deformation.hpp), and which `in_step` falls back to for a sphere that needs more
+// than one Newton step.
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 #include "dem/backend/atomic.hpp"
@@ -29,10 +32,40 @@ inline constexpr int max_planes = 64;
 // The iteration count stored for a particle whose solve failed: failed_iterations + solve_status.
 inline constexpr std::uint32_t failed_iterations = 1000;
 
-// Per listed pair, written by the pair kernel: the centre distance and the two radii it used, and
-// apart 0.5 / distance (its vectorised loop divides at a fraction of the particle kernel's cost).
+// Per incident entry (2 c + side of listed pair c), written by the pair kernel: the cap this pair's
+// plane cuts from that side's sphere at its first Newton iterate (deform::caps: volume, slope) and
+// whether the plane cuts the original sphere (1 or 0). The same operations as solve_particle's first
+// pass, so the particle kernel's sum of them is the same bits.
 template <class Real>
-using pair_record = vec3<Real>;  // (distance, R'_a, R'_b)
+using cap_record = vec3<Real>;  // (cap volume, cap slope, cuts R)
+
+// Where they are stored: three arrays indexed by entry (one array of records made GCC store each
+// lane's six values one by one: a group of six is not one it interleaves).
+template <class Real>
+struct cap_arrays {
+  Real* volume = nullptr;
+  Real* slope = nullptr;
+  Real* cut = nullptr;
+  // The three arrays in one buffer of 3 * entries values.
+  static DEM_HD cap_arrays in(Real* buffer, std::size_t entries) { return {buffer, buffer + entries, buffer + 2 * entries}; }
+  DEM_HD void store(std::size_t e, const cap_record<Real>& c) const {
+    volume[e] = c.x;
+    slope[e] = c.y;
+    cut[e] = c.z;
+  }
+  DEM_HD cap_record<Real> operator[](std::size_t e) const { return {volume[e], slope[e], cut[e]}; }
+};
+
+// Side `a` of a listed pair at centre distance L: its original radius R, its current R' (`last`)
+// and the partner's R' (rj). No plane (zeros) for coincident centres, as solve_particle skips them.
+template <class Real>
+DEM_HD inline cap_record<Real> pair_cap(Real L, Real rj, Real R, Real last, Real limit) {
+  caps<Real> sum;
+  add_pair_cap(rj - L, 2 * rj, Real(0.5) / L, first_iterate(R, last, limit), sum);
+  const bool plane = L > 0;
+  const bool cuts = plane && R + (rj - L) > 0;
+  return {plane ? sum.volume : Real(0), plane ? sum.slope : Real(0), cuts ? Real(1) : Real(0)};
+}
 
 // The settings of a solve.
 template <class Real>
@@ -40,6 +73,7 @@ struct settings {
   Real reach;      // how far R' may grow in a step: partners within R' + R_j + reach are planes
   Real limit;      // R' < limit R
   Real tolerance;  // the solve's accuracy, relative to R (deform::solve)
+  Real accept;     // sqrt(tolerance): a first Newton step below accept R ends the solve (deform::first_step)
 };
 
 // The planes of one particle and its solve. `pairs(add)` calls add(L, R_j', 0.5 / L) per partner,
@@ -69,7 +103,7 @@ DEM_HD inline solution<Real> solve_particle(Real R, Real last, const settings<Re
     if (within > max_planes) return {last, 0, solve_status::too_many_planes};
     if (!cuts) return {R, 0, solve_status::ok};  // without a cut the root is R itself: reversible to the bit
     Real out;
-    if (first_step(R, x, sum, s.tolerance, out)) return {out, 1, solve_status::ok};
+    if (first_step(R, x, sum, s.accept, out)) return {out, 1, solve_status::ok};
   }
   plane_set<Real, max_planes> planes;
   bool cuts = false, overflow = false;
@@ -117,6 +151,30 @@ DEM_HD inline void accepted_walls(const boundary::wall_view<Real, Histories>& wa
     if (walls.reports[e].feature & boundary::accepted_bit) add(walls.reports[e].distance);
 }
 
+// The planes of particle i's listed partners, in incident order, from the positions and the
+// current R' (the pair kernel's distance, in its operations: from A's centre to B's).
+template <class Space>
+struct listed_planes {
+  using Real = typename Space::real;
+  const sim::particle_view<Space>& p;
+  const typename Space::params& coord;
+  const std::uint32_t* incident_offset;
+  const std::uint32_t* incident_entry;
+  const std::uint32_t* pair_a;
+  const std::uint32_t* pair_b;
+  index_t i;
+  template <class Add>
+  DEM_HD void operator()(Add&& add) const {
+    using std::sqrt;
+    for (std::uint32_t k = incident_offset[i]; k < incident_offset[i + 1]; ++k) {
+      const std::uint32_t e = incident_entry[k];
+      const std::uint32_t a = pair_a[e >> 1], b = pair_b[e >> 1];
+      const Real L = sqrt(norm2(Space::difference(coord, p.pos[a], p.pos[b])));
+      add(L, p.radius[(e & 1u) ? a : b], Real(0.5) / L);
+    }
+  }
+};
+
 // The radius update as a kernel of its own, run through reduce_max (the growth).
 template <class P>
 struct radius_kernel {
@@ -148,16 +206,7 @@ struct radius_kernel {
       return 0.0;
     }
     const solution<Real> sol = solve_particle(
-        p.volume_radius[i], last, set,
-        [&](auto&& add) {
-          for (std::uint32_t k = incident_offset[i]; k < incident_offset[i + 1]; ++k) {
-            const std::uint32_t e = incident_entry[k];
-            const std::uint32_t a = pair_a[e >> 1], b = pair_b[e >> 1];
-            // The pair kernel's distance, in its operations: from A's centre to B's.
-            const Real L = sqrt(norm2(Space::difference(coord, p.pos[a], p.pos[b])));
-            add(L, p.radius[(e & 1u) ? a : b], Real(0.5) / L);
-          }
-        },
+        p.volume_radius[i], last, set, listed_planes<Space>{p, coord, incident_offset, incident_entry, pair_a, pair_b, i},
         [&](auto&& add) {
           if (walls.offset[i] == walls.offset[i + 1]) return;
           boundary::wall_reports<P>(p, r, coord, i, boundaries, walls, table, num_materials);
@@ -168,30 +217,52 @@ struct radius_kernel {
 };
 
 // The radius update inside the particle kernel (sim::particle_update_kernel), after the particle's
-// wall forces (whose reports it reads): null `next` where there is none.
+// wall forces (whose reports it reads): null `next` where there is none. The particle kernel sums
+// its entries' caps (the pair kernel's, in incident order) while it sums their forces; this adds
+// the walls' and takes the first Newton step: the same bits as solve_particle's first pass (the
+// same caps, summed in the same order). A sphere that needs more, or that may have more planes
+// within reach than a solve holds, runs solve_particle from the positions.
 template <class Real>
 struct in_step {
-  const pair_record<Real>* pairs = nullptr;  // per listed pair (the pair kernel's)
-  const Real* half_inverse = nullptr;        // per listed pair: 0.5 / distance
+  cap_arrays<Real> caps{};  // per incident entry: the pair kernel writes them every step, the particle kernel sums them
+  const std::uint32_t* pair_a = nullptr;
+  const std::uint32_t* pair_b = nullptr;
   const Real* radius_ref = nullptr;
   Real* next = nullptr;
   std::uint32_t* iterations = nullptr;
   settings<Real> set{};
 
   template <class Space, class Histories>
-  DEM_HD DEM_NOINLINE void operator()(const sim::particle_view<Space>& p, index_t i, const std::uint32_t* incident_offset, const std::uint32_t* incident_entry,
-                         const boundary::wall_view<Real, Histories>& walls, std::uint32_t* status) const {
+  DEM_HD void operator()(const sim::particle_view<Space>& p, const typename Space::params& coord, index_t i,
+                         const std::uint32_t* incident_offset, const std::uint32_t* incident_entry,
+                         const boundary::wall_view<Real, Histories>& walls, const cap_record<Real>& pair_caps, std::uint32_t* status) const {
+    const Real last = p.radius[i], R = p.volume_radius[i];
+    const Real x = first_iterate(R, last, set.limit);
+    deform::caps<Real> sum{pair_caps.x, pair_caps.y};
+    bool cuts = pair_caps.z > 0;
+    std::uint32_t planes = incident_offset[i + 1] - incident_offset[i];  // at least as many as are within reach
+    accepted_walls(walls, i, [&](Real d) {
+      const plane<Real> pl = wall_plane(d);
+      add_cap(pl, x, sum);
+      cuts |= R + pl.c > 0;
+      ++planes;
+    });
+    Real out = R;  // without a cut the root is R itself: reversible to the bit
+    if (planes <= static_cast<std::uint32_t>(max_planes) && (!cuts || first_step(R, x, sum, set.accept, out)))
+      store_solution(solution<Real>{out, cuts ? 1u : 0u, solve_status::ok}, i, last, radius_ref[i], next, iterations, status);
+    else
+      solve_fully(p, coord, i, incident_offset, incident_entry, walls, status);
+  }
+
+  // The whole solve from the positions (rare: kept out of the particle kernel).
+  template <class Space, class Histories>
+  DEM_HD DEM_NOINLINE void solve_fully(const sim::particle_view<Space>& p, const typename Space::params& coord, index_t i,
+                                       const std::uint32_t* incident_offset, const std::uint32_t* incident_entry,
+                                       const boundary::wall_view<Real, Histories>& walls, std::uint32_t* status) const {
     const Real last = p.radius[i];
-    const solution<Real> sol = solve_particle(
-        p.volume_radius[i], last, set,
-        [&](auto&& add) {
-          for (std::uint32_t k = incident_offset[i]; k < incident_offset[i + 1]; ++k) {
-            const std::uint32_t e = incident_entry[k];
-            const pair_record<Real> rec = pairs[e >> 1];
-            add(rec.x, (e & 1u) ? rec.y : rec.z, half_inverse[e >> 1]);  // the partner's radius: A's for entry B
-          }
-        },
-        [&](auto&& add) { accepted_walls(walls, i, add); });
+    const solution<Real> sol = solve_particle(p.volume_radius[i], last, set,
+                                              listed_planes<Space>{p, coord, incident_offset, incident_entry, pair_a, pair_b, i},
+                                              [&](auto&& add) { accepted_walls(walls, i, add); });
     store_solution(sol, i, last, radius_ref[i], next, iterations, status);
   }
 };

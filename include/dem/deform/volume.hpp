@@ -69,17 +69,29 @@ struct caps {
   Real volume = 0;  // the caps' 1/4 h^2 (3x - h), in units of 4 pi / 3 like x^3
   Real slope = 0;   // its derivative in x
 };
-// Adds plane p's cap at trial radius x to the sums (zero where the plane does not cut: a select,
-// not a branch, so that a plane that does not cut changes no bit of them).
+// Adds a cap of height `height` (below zero where its plane does not cut) and slope dh = d height / dx
+// at trial radius x to the sums: zero where the plane does not cut (a select, not a branch, so that
+// a plane that does not cut changes no bit of them).
 template <class Real>
-DEM_HD inline void add_cap(const plane<Real>& p, Real x, caps<Real>& sum) {
-  Real dh;
-  const Real height = cap_height(p, x, dh);
+DEM_HD inline void add_cap_height(Real height, Real dh, Real x, caps<Real>& sum) {
   // A max (maxss), not `h > 0 ? h : 0`, which GCC made a branch (mispredicted: about half the
   // listed pairs touch), nor fmax (a libm call without -ffast-math).
   const Real h = std::max(height, Real(0));
   sum.volume += Real(0.25) * h * h * (3 * x - h);
   sum.slope += Real(0.25) * h * (2 * dh * (3 * x - h) + h * (3 - dh));
+}
+// Adds plane p's cap at trial radius x to the sums.
+template <class Real>
+DEM_HD inline void add_cap(const plane<Real>& p, Real x, caps<Real>& sum) {
+  Real dh;
+  const Real height = cap_height(p, x, dh);
+  add_cap_height(height, dh, x, sum);
+}
+// A pair's plane (k = 2 R_j', w = 1 / (2L)) only: cap_height's operations without its select for walls.
+template <class Real>
+DEM_HD inline void add_pair_cap(Real c, Real k, Real w, Real x, caps<Real>& sum) {
+  const Real delta = x + c;
+  add_cap_height(delta * (k - delta) * w, w * (k - 2 * delta), x, sum);
 }
 template <class Real, int Capacity>
 DEM_HD inline caps<Real> caps_of(const plane_set<Real, Capacity>& s, Real x) {
@@ -107,24 +119,17 @@ inline constexpr int max_iterations = 60;
 template <class Real>
 DEM_HD inline Real first_iterate(Real R, Real guess, Real limit) { return guess > R && guess < limit * R ? guess : R; }
 
-// Newton's first step at x from the caps there: converged when the step is below
-// sqrt(tolerance) R (see solve). Sets `out` and returns true then.
+// Newton's first step at x from the caps there: converged when the step is below accept R, with
+// accept = sqrt(tolerance) (see solve; taken precomputed, a square root per sphere is dear). Sets
+// `out` and returns true then.
 template <class Real>
-DEM_HD inline bool first_step(Real R, Real x, const caps<Real>& c, Real tolerance, Real& out) {
+DEM_HD inline bool first_step(Real R, Real x, const caps<Real>& c, Real accept, Real& out) {
   using std::fabs;
-  using std::sqrt;
   const Real f = (x - R) * (x * x + x * R + R * R) - c.volume;
-  if (f == 0) {
-    out = x;
-    return true;
-  }
   const Real df = 3 * x * x - c.slope;
   const Real newton = f / df;
-  if (df > 0 && fabs(newton) <= sqrt(tolerance) * R) {
-    out = x - newton;
-    return true;
-  }
-  return false;
+  out = x - newton;  // x itself where f = 0, as solve returns it (f = 0 with df <= 0 is left to solve)
+  return (int(df > 0) & int(fabs(newton) <= accept * R)) != 0;
 }
 
 // R' for original radius R from the planes, starting from `guess` (last step's R'); R' may not

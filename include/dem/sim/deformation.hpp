@@ -46,7 +46,9 @@ struct deformation {
   static constexpr bool in_particle_kernel = P::integrator::needs_initial_force;
 
   static deform::settings<Real> settings(const Sim& s) {
-    return {static_cast<Real>(0.5 * s.margin()), static_cast<Real>(s.deform_limit_), static_cast<Real>(tolerance)};
+    using std::sqrt;
+    return {static_cast<Real>(0.5 * s.margin()), static_cast<Real>(s.deform_limit_), static_cast<Real>(tolerance),
+            sqrt(static_cast<Real>(tolerance))};  // deform::solve's sqrt(tolerance), in the same operation
   }
 
   // Whether this step solves the radii (every deformation interval-th step; the radii stay between).
@@ -54,10 +56,10 @@ struct deformation {
 
   // What the particle kernel needs for the radius update (nothing without one).
   static deform::in_step<Real> in_step(Sim& s, bool integrate) {
-    if (!in_particle_kernel || !integrate || !due(s)) return {};
+    if (!in_particle_kernel || !integrate || !due(s)) return {s.deform_caps()};  // the caps only: no solve
     s.deformed_next_.resize(s.num_particles_);
     s.deform_iterations_.resize(s.num_particles_);
-    return {s.deform_pairs_.data(), s.deform_half_inverse_.data(), s.deformed_ref_.data(), s.deformed_next_.data(), s.deform_iterations_.data(),
+    return {s.deform_caps(), s.pair_a_.data(), s.pair_b_.data(), s.deformed_ref_.data(), s.deformed_next_.data(), s.deform_iterations_.data(),
             settings(s)};
   }
 

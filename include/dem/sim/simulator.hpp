@@ -732,7 +732,7 @@ class Simulator {
            (stores_history ? 2 * sizeof(pair_history) + 2 * (sizeof(std::uint64_t) + sizeof(std::uint32_t)) : 0) +
            (law_traits::writes_owner_wildcards ? 2 * sizeof(owner_wildcards_type) : 0) +
            (law_traits::writes_geometry_wildcards ? 2 * sizeof(geometry_wildcards_type) : 0) +
-           (deformable ? sizeof(deform::pair_record<real>) + sizeof(real) : 0);  // the distance, radii and 0.5 / distance
+           (deformable ? 2 * sizeof(deform::cap_record<real>) : 0);  // each side's cap at its first Newton iterate (three values)
   }
 
   Backend& backend() { return backend_; }
@@ -1083,6 +1083,7 @@ class Simulator {
             inv_mass_.data(), inv_inertia_.data(), material_.data(), id_.data(), active_.data(),
             has_carry ? carry_.data() : nullptr, family_.size() ? family_.data() : nullptr, deformable ? radius_.data() : nullptr};
   }
+  deform::cap_arrays<real> deform_caps() { return deform::cap_arrays<real>::in(deform_caps_.data(), 2 * std::size_t(num_contacts_)); }
   deform::in_step<real> deform_in_step(bool integrate) {
     if constexpr (deformable) return sim::deformation<Simulator>::in_step(*this, integrate);
     else return {};
@@ -1219,10 +1220,7 @@ class Simulator {
       if constexpr (Backend::is_device) backend_.for_each(n, sim::guarded_kernel<std::decay_t<decltype(kernel)>>{kernel, guard});
       else backend_.for_each(n, kernel);
     };
-    if constexpr (deformable) {  // (a restored list comes without them)
-      deform_pairs_.resize(num_contacts_);
-      deform_half_inverse_.resize(num_contacts_);
-    }
+    if constexpr (deformable) deform_caps_.resize(6 * std::size_t(num_contacts_));  // (a restored list comes without them)
     if (num_contacts_) {
       if constexpr (Policies::rigid)
         launch(num_contacts_, sim::rigid_pair_kernel<Policies>{view(), rigid(), coord_, pair_a_.data(), pair_b_.data(), history_.data(),
@@ -1230,11 +1228,11 @@ class Simulator {
       else if (!Backend::is_device && num_materials() == 1)  // CPU gathers are dear; a GPU reads the table from cache
         backend_.for_each(num_contacts_, sim::pair_force_kernel<Policies, true>{view(), coord_, pair_a_.data(), pair_b_.data(), history_ptr(history_),
                                                                           params_.data(), num_materials(), results(), wildcards_view(), dt, t,
-                                                                          deform_pairs_.data(), deform_half_inverse_.data()});
+                                                                          deform_caps(), static_cast<real>(deform_limit_)});
       else
         launch(num_contacts_, sim::pair_force_kernel<Policies>{view(), coord_, pair_a_.data(), pair_b_.data(), history_ptr(history_),
                                                                           params_.data(), num_materials(), results(), wildcards_view(), dt, t,
-                                                                          deform_pairs_.data(), deform_half_inverse_.data()});
+                                                                          deform_caps(), static_cast<real>(deform_limit_)});
     }
     const double vmax = cfg_.max_speed;
     const real vmax2 = std::isfinite(vmax * vmax) && vmax * vmax < double(std::numeric_limits<real>::max())
@@ -1401,8 +1399,7 @@ class Simulator {
   // Newton iterations per particle; the largest growth of a radius since the build; the limit on
   // R' / R; solves repeated after a rebuild.
   buffer<real> deformed_, deformed_ref_, deformed_next_;
-  buffer<deform::pair_record<real>> deform_pairs_;  // per listed pair: distance and radii (the pair kernel's)
-  buffer<real> deform_half_inverse_;                // and 0.5 / distance
+  buffer<real> deform_caps_;  // per incident entry: the pair kernel's caps (deform::in_step), as three arrays (deform::cap_arrays)
   buffer<std::uint32_t> deform_iterations_;
   double deform_growth_ = 0;
   double deform_limit_ = 2.0;

@@ -72,8 +72,8 @@ struct pair_force_kernel {
   contact_results<Real> out;
   wildcard_view<typename traits::owner_wildcards, typename traits::geometry_wildcards> wc;
   Real dt, time;
-  deform::pair_record<Real>* deform_pairs = nullptr;  // deformable spheres: each pair's distance and radii,
-  Real* deform_half_inverse = nullptr;                // and 0.5 / distance
+  deform::cap_arrays<Real> deform_caps{};  // deformable spheres: each side's cap at its first Newton iterate
+  Real deform_limit = 0;                            // (deform::pair_cap), for the particle kernel's radius update
 
   DEM_HD DEM_KERNEL void operator()(index_t c) const {
     const std::uint32_t a = pair_a[c], b = pair_b[c];
@@ -95,12 +95,13 @@ struct pair_force_kernel {
     if constexpr (traits::has_history)
       keep_or_reset(touching, h);  // a contact that ended (or never began) restarts its history
     const vec3<Real> zero{0, 0, 0};
-    if constexpr (P::deformable) {
-      store(deform_pairs[c], deform::pair_record<Real>{g.dist, load(p.radius, a), load(p.radius, b)});
-      deform_half_inverse[c] = Real(0.5) / g.dist;
-    }
     const vec3<Real> lever = r.force + r.torque_only_force;
     const std::size_t c2 = 2 * static_cast<std::size_t>(c);  // widened first: GCC then sees consecutive stores, not a scatter
+    if constexpr (P::deformable) {  // every step (a store under a condition kept the loop scalar)
+      const Real ra = load(p.radius, a), rb = load(p.radius, b);
+      deform_caps.store(c2, deform::pair_cap(g.dist, rb, load(p.volume_radius, a), ra, deform_limit));
+      deform_caps.store(c2 + 1, deform::pair_cap(g.dist, ra, load(p.volume_radius, b), rb, deform_limit));
+    }
     store(out.force[c], select(touching, r.force, zero));
     store(out.torque[c2], select(touching, cross(g.branch_a, lever) + r.torque, zero));
     store(out.torque[c2 + 1], select(touching, cross(g.branch_b, -lever) - r.torque, zero));
@@ -257,17 +258,19 @@ struct particle_update_kernel {
     typename traits::owner_wildcards owner_sum{};
     typename traits::geometry_wildcards geometry_sum{};
     const Real signs[2] = {Real(1), Real(-1)};
+    deform::cap_record<Real> caps{0, 0, 0};  // deformable spheres: the caps of the listed pairs' planes
     for (std::uint32_t k = incident_offset[i]; k < incident_offset[i + 1]; ++k) {
       const std::uint32_t e = incident_entry[k];
       const Real sign = signs[e & 1u];  // B gets -force (a table: GCC made the conditional a branch, mispredicted half the time)
       f += vec3<G>(in.force[e >> 1] * sign);
       t += vec3<G>(in.torque[e]);
+      if constexpr (P::deformable) caps += deform.caps[e];
       if constexpr (traits::writes_owner_wildcards) owner_sum += wc.owner_increment[e];
       if constexpr (traits::writes_geometry_wildcards) geometry_sum += wc.geometry_increment[e];
     }
     boundary::wall_forces<P, G>(p, r, coord, i, boundaries, walls, table, num_materials, wc, owner_sum, geometry_sum, dt, time, f, t);
     if constexpr (P::deformable)  // from the wall reports just made and the pair kernel's distances
-      if (integrate && deform.next) deform(p, i, incident_offset, incident_entry, walls, status);
+      if (integrate && deform.next) deform(p, coord, i, incident_offset, incident_entry, walls, caps, status);
     if (families.family) {  // the contact load, before a rule holds components (trackers read it)
       families.contact_force[i] = vec3<Real>(f);
       families.contact_torque[i] = vec3<Real>(t);
