@@ -1,7 +1,8 @@
 // Families (family/, sim/families.hpp): contacts disabled between families (particles and
 // boundaries), a fixed family under a load, prescribed velocity followed exactly (constant, user
 // motion with free components), added acceleration and force, change-of-family predicates firing at
-// the predicted step, tracker round trips and contact loads, checkpoints, named errors.
+// the predicted step, tracker round trips and contact loads, extra detection margins, checkpoints,
+// named errors.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -297,6 +298,80 @@ TEST_CASE("families: bad input is refused by name") {
   // A motion whose velocity is not finite is named when it is evaluated.
   s.set_family_motion(1, broken{});
   CHECK_THROWS_WITH_AS(s.step(20), doctest::Contains("the prescribed motion of family 1 gives a velocity that is not finite"), std::invalid_argument);
+}
+
+namespace {
+
+// A projectile (radius 1 mm, 5 m/s along x, family `family`) shot at a 3 x 3 x 3 cluster of resting
+// spheres, no gravity, margin 0.1 mm: the plain list is rebuilt every 10 steps for the projectile.
+sim projectile(dem::family::family_id family, double extra) {
+  dem::simulation_config c = zero_g_config(0.05);
+  c.dt = 1e-6;
+  c.contact_margin = 1e-4;
+  sim s(c);
+  const auto m = s.add_material(glass);
+  dem::particle_set p;
+  p.positions = {{-20e-3, 0.3e-3, 0.2e-3}};
+  p.velocities = {{5, 0, 0}};
+  for (int i = 0; i < 3; ++i)
+    for (int j = -1; j <= 1; ++j)
+      for (int k = -1; k <= 1; ++k) p.positions.push_back({2.2e-3 * i, 2.2e-3 * j, 2.2e-3 * k});
+  p.radii.assign(p.positions.size(), 1e-3);
+  p.velocities.resize(p.positions.size(), vec3d{0, 0, 0});
+  s.add_particles(p, m);
+  std::vector<dem::family::family_id> f(p.positions.size(), 0);
+  f[0] = family;
+  s.set_families(f);
+  if (extra > 0) s.set_family_margin(1, extra);
+  return s;
+}
+
+struct fast {  // the projectile
+  DEM_HD bool operator()(const dem::family::particle_state& s) const { return s.velocity.x > 1; }
+};
+
+}  // namespace
+
+TEST_CASE("families: an extra detection margin spares the rebuilds a fast family causes, and changes no bit") {
+  sim plain = projectile(1, 0), wide = projectile(1, 2e-3);
+  CHECK(wide.family_margin(1) == 2e-3);
+  CHECK(wide.family_margin(0) == 0);
+  plain.step(3300);  // the projectile's surface 1.5 mm from the cluster's: listed only with the extra margin
+  wide.step(3300);
+  CHECK(plain.num_listed_pairs() == 0);
+  CHECK(wide.num_listed_pairs() > 0);
+  CHECK(wide.positions() == plain.positions());
+  // On the way (16.5 mm at 0.05 mm per half margin): a rebuild every 10 steps, or every 410.
+  MESSAGE("rebuilds on the way: plain " << plain.num_rebuilds() << ", with the extra margin " << wide.num_rebuilds());
+  CHECK(plain.num_rebuilds() > 300);
+  CHECK(wide.num_rebuilds() < 15);
+  plain.step(4700);  // through the impact and after
+  wide.step(4700);
+  CHECK(wide.positions() == plain.positions());
+  CHECK(wide.velocities() == plain.velocities());
+  CHECK(plain.velocities()[0].x < 4);  // it hit the cluster
+
+  // A particle that moves into a family with a larger margin had its partners listed for the
+  // smaller one: the move rebuilds the list, or the projectile would fly through the cluster.
+  sim now = projectile(0, 2e-3), later = projectile(0, 2e-3);
+  later.change_family_when(0, 1, fast{});  // on the backend, after the first step
+  now.step(3300);                          // 1.5 mm apart, not listed
+  CHECK(now.change_family(0, 1, fast{}) == 1);
+  now.step(4700);
+  later.step(8000);
+  CHECK(now.positions() == plain.positions());
+  CHECK(later.positions() == plain.positions());
+
+  // Kept by checkpoints; bad values named.
+  const std::string path = "test_families_margin.bin";
+  wide.save_checkpoint(path);
+  sim r = sim::from_checkpoint(path);
+  std::remove(path.c_str());
+  CHECK(r.family_margin(1) == 2e-3);
+  CHECK_THROWS_WITH_AS(wide.set_family_margin(1, -1e-3), doctest::Contains("set_family_margin: extra margin -0.001 m for family 1; it must be >= 0"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(wide.set_family_margin(2, std::nan("")), doctest::Contains("extra margin nan m for family 2"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(wide.set_family_margin(256, 1e-3), doctest::Contains("set_family_margin: family 256 does not exist"), std::invalid_argument);
 }
 
 TEST_CASE("families: the energy ledger refuses family rules it cannot account") {

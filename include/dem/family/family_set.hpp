@@ -97,6 +97,34 @@ class family_set {
     mask_.assign(mask_host_);
   }
 
+  // ---- extra detection margins -------------------------------------------------------------------
+  // Per family, added to its particles' radii in contact detection (Simulator::set_family_margin).
+  void set_margin(family_id f, double extra) {
+    if (margin_host_.size() <= f) margin_host_.resize(std::size_t(f) + 1, 0.0);
+    margin_host_[f] = extra;
+    max_margin_ = margin_host_.empty() ? 0.0 : *std::max_element(margin_host_.begin(), margin_host_.end());
+    uploaded_margins_.clear();  // re-uploaded (for every id a particle can hold) at the next use
+  }
+  double margin(family_id f) const { return f < margin_host_.size() ? margin_host_[f] : 0.0; }
+  double max_margin() const { return max_margin_; }
+  bool any_margin() const { return max_margin_ > 0; }
+  const std::vector<double>& margin_host() const { return margin_host_; }
+  void set_margin_host(const std::vector<double>& m) {
+    margin_host_ = m;
+    max_margin_ = margin_host_.empty() ? 0.0 : *std::max_element(margin_host_.begin(), margin_host_.end());
+    uploaded_margins_.clear();
+  }
+  // The device table of margins for families 0 .. highest (uploaded when it changed).
+  const Real* margins(family_id highest) {
+    std::vector<Real> table(std::size_t(highest) + 1, Real(0));
+    for (std::size_t f = 0; f < table.size() && f < margin_host_.size(); ++f) table[f] = static_cast<Real>(margin_host_[f]);
+    if (table != uploaded_margins_) {
+      margins_.assign(table);
+      uploaded_margins_ = std::move(table);
+    }
+    return margins_.data();
+  }
+
   // ---- boundaries' families ----------------------------------------------------------------------
   void set_boundary_family(std::uint32_t b, family_id f, std::uint32_t num_boundaries) {
     boundary_host_.resize(num_boundaries, 0);
@@ -123,6 +151,7 @@ class family_set {
   family_id highest_named() const {
     family_id h = entries_.empty() ? 0 : static_cast<family_id>(entries_.size() - 1);
     for (family_id f : boundary_host_) h = std::max(h, f);
+    if (!margin_host_.empty()) h = std::max(h, static_cast<family_id>(margin_host_.size() - 1));
     return h;
   }
 
@@ -144,6 +173,10 @@ class family_set {
   bool any_disabled_ = false;
   std::vector<std::uint32_t> boundary_host_;
   buffer<std::uint32_t> boundary_;
+  std::vector<double> margin_host_;
+  double max_margin_ = 0;
+  std::vector<Real> uploaded_margins_;
+  buffer<Real> margins_;
   vec3d zero_{0, 0, 0};
 };
 

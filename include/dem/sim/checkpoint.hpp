@@ -230,6 +230,7 @@ struct state_io {
     if (s.family_.size()) w.array("family", s.family_.to_vector());
     if (!s.families_.mask_host().empty()) w.array("family.mask", s.families_.mask_host());
     if (!s.families_.boundary_host().empty()) w.array("family.boundary", s.families_.boundary_host());
+    if (s.families_.any_margin()) w.array("family.margin", s.families_.margin_host());  // extra detection margins (m)
     // Of the inactive particles, how many outlets took (inlets and outlets themselves are code).
     if (s.removed_) w.value("flow.removed", static_cast<std::uint64_t>(s.removed_));
     if constexpr (P::deformable) {
@@ -381,6 +382,13 @@ struct state_io {
       for (std::uint32_t v : b)
         if (v >= family::max_families) r.fail("a boundary has family " + std::to_string(v));
       s.families_.set_boundary_host(b);
+    }
+    if (r.has("family.margin")) {
+      const std::vector<double> m = r.array<double>("family.margin");
+      if (m.size() > family::max_families) r.fail("more family margins than families");
+      for (double v : m)
+        if (!(v >= 0) || !std::isfinite(v)) r.fail("a family's extra margin is " + std::to_string(v) + " m");
+      s.families_.set_margin_host(m);
     }
     s.family_changes_seen_ = s.status_.to_vector()[family_changes];
     if (r.has("flow.removed")) {

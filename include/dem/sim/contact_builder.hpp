@@ -16,6 +16,7 @@
 #include "dem/broad/uniform_grid.hpp"
 #include "dem/contact/contact_list.hpp"
 #include "dem/deform/radius_kernel.hpp"
+#include "dem/family/margin.hpp"
 #include "dem/sim/step_kernels.hpp"
 
 namespace dem::sim {
@@ -30,6 +31,7 @@ struct contact_builder {
     double r_big = s.r_max_;
     if constexpr (Sim::deformable)  // deformed spheres are larger than any radius given
       if (n) r_big = std::max(r_big, s.backend_.reduce_max(n, deform::max_radius<typename Sim::real>{s.deformed_.data(), s.active_.data()}));
+    r_big += s.families_.max_margin();  // family extra margins search with larger radii (family/margin.hpp)
     const double cell = 2.0 * r_big + detect;
     broad::grid g;
     g.inv_cell = 1.0 / cell;
@@ -86,6 +88,17 @@ struct contact_builder {
     if constexpr (Sim::law_traits::has_geometry_wildcards) s.permute(s.geometry_wc_);
     const std::uint32_t n_active = s.num_particles_ - s.read_status()[sim::lost_count];
 
+    // The radii detection searches with: enlarged by their families' extra margins, if any.
+    const typename Sim::real* search_radius = s.contact_radius();
+    if (s.families_.any_margin() && n) {
+      s.search_radius_.resize(n);
+      s.backend_.for_each(n, family::search_radius_kernel<typename Sim::real>{s.contact_radius(), s.family_.size() ? s.family_.data() : nullptr,
+                                                                            s.family_margins(), s.search_radius_.data()});
+      search_radius = s.search_radius_.data();
+    } else {
+      s.search_radius_.clear();
+    }
+
     // 2. Compact occupied cells.
     s.head_.resize(n);
     s.slot_.resize(n);
@@ -102,7 +115,7 @@ struct contact_builder {
     // 3. Count, scan and fill the candidate pairs.
     s.pair_count_.resize(n + 1);
     const typename Sim::real m = static_cast<typename Sim::real>(detect);
-    s.backend_.for_each(n_active, contact::pair_search_kernel<typename Sim::coord_space, false>{s.coord_, g, s.pos_.data(), s.contact_radius(), s.id_.data(),
+    s.backend_.for_each(n_active, contact::pair_search_kernel<typename Sim::coord_space, false>{s.coord_, g, s.pos_.data(), search_radius, s.id_.data(),
                                                                                 s.cell_keys_.data(), s.cell_start_.data(), s.row_first_.data(),
                                                                                 s.head_.data(), s.slot_.data(), num_cells, m,
                                                                                 s.pair_count_.data(), nullptr, nullptr, s.family_masks()});
@@ -114,7 +127,7 @@ struct contact_builder {
     s.pair_a_.resize(nc);
     s.pair_b_.resize(nc);
     if (nc)
-      s.backend_.for_each(n_active, contact::pair_search_kernel<typename Sim::coord_space, true>{s.coord_, g, s.pos_.data(), s.contact_radius(), s.id_.data(),
+      s.backend_.for_each(n_active, contact::pair_search_kernel<typename Sim::coord_space, true>{s.coord_, g, s.pos_.data(), search_radius, s.id_.data(),
                                                                                  s.cell_keys_.data(), s.cell_start_.data(), s.row_first_.data(),
                                                                                  s.head_.data(), s.slot_.data(), num_cells, m,
                                                                                  s.pair_count_.data(), s.pair_a_.data(), s.pair_b_.data(), s.family_masks()});
@@ -161,7 +174,7 @@ struct contact_builder {
       s.deform_growth_ = 0;
     }
     // 6. The wall list: each particle's boundary elements within the boundary margin.
-    s.walls_.template build<typename Sim::coord_space>(s.backend_, s.coord_, s.pos_.data(), s.contact_radius(), s.id_.data(), n, n_active, s.boundary_margin() + s.max_range_,
+    s.walls_.template build<typename Sim::coord_space>(s.backend_, s.coord_, s.pos_.data(), search_radius, s.id_.data(), n, n_active, s.boundary_margin() + s.max_range_,
                                                        s.family_masks());
     s.contacts_valid_ = true;
     ++s.rebuilds_;

@@ -15,8 +15,8 @@
 // the result is bit-identical to deciding on the host (tests/sim/test_reproducibility.cpp).
 //
 // The path is taken when nothing between two steps needs the host: no moving boundaries, no family
-// predicates, no inlets or outlets, no energy ledger, no deformable spheres. Otherwise each step
-// reads back as before.
+// predicates, no inlets or outlets, no energy ledger, no deformable spheres, no family extra
+// margins. Otherwise each step reads back as before.
 #include <algorithm>
 #include <cstdint>
 
@@ -81,7 +81,9 @@ struct device_steps {
     if (s.cfg_.status_read_interval == 0) return false;
     if constexpr (Sim::ledger_supported)
       if (s.ledger_on_) return false;
-    return s.family_predicates_.empty() && s.outlet_launch_.empty() && s.inlet_step_.empty() && !s.walls_.any_moving();
+    // Family extra margins: the host decides the rebuild from each particle's budget (Simulator::one_step).
+    return s.family_predicates_.empty() && s.outlet_launch_.empty() && s.inlet_step_.empty() && !s.walls_.any_moving() &&
+           !s.families_.any_margin();
   }
 
   // n steps, in batches of config.status_read_interval with one read of the halt word each.

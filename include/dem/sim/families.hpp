@@ -62,7 +62,7 @@ struct families {
   // contact settings from a rebuilt list.
   static void ids_changed(Sim& s) {
     s.prepared_ = false;
-    if (s.families_.any_disabled()) s.contacts_valid_ = false;
+    if (list_depends_on_families(s)) s.contacts_valid_ = false;
   }
 
   // Moves the active particles of `from` that satisfy `pred` to `to`; returns how many moved.
@@ -100,8 +100,13 @@ struct families {
   static void note_changes(Sim& s, std::uint32_t count) {
     if (count == s.family_changes_seen_) return;
     s.family_changes_seen_ = count;
-    if (s.families_.any_disabled()) s.contacts_valid_ = false;
+    if (list_depends_on_families(s)) s.contacts_valid_ = false;
   }
+
+  // Whether the contact list depends on the particles' families: disabled family pairs are not
+  // listed, and extra margins enlarge a family's search (a particle moved into a family with a
+  // larger margin has fewer partners listed than its budget assumes).
+  static bool list_depends_on_families(const Sim& s) { return s.families_.any_disabled() || s.families_.any_margin(); }
 
   // The rule table for this evaluation: the mean prescribed velocity over the interval the
   // integrator drifts through next (velocity Verlet: the next step's, from a step's evaluation;

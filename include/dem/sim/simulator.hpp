@@ -30,6 +30,7 @@
 #include "dem/energy/ledger.hpp"
 #include "dem/energy/ledger_driver.hpp"
 #include "dem/family/family_set.hpp"
+#include "dem/family/margin.hpp"
 #include "dem/inspect/inspect.hpp"
 #include "dem/track/tracker.hpp"
 #include "dem/io/snapshot.hpp"
@@ -443,6 +444,24 @@ class Simulator {
     contacts_valid_ = false;
   }
   family_id boundary_family(std::uint32_t b) const { (void)walls_[b]; return families_.boundary_family(b); }
+  // An extra detection margin for family f's particles (m, >= 0; DEM-Engine's family extra margin):
+  // detection lists a particle's partners and boundary elements as if its radius were larger by
+  // `extra`, and the particle may move half the margin plus `extra` before the list is rebuilt. A fast
+  // family (a projectile, an impeller's particles) then no longer rebuilds the list for everyone
+  // every few steps; forces do not change (a listed pair out of reach gets none). Effective at the
+  // next build, which this requests. docs/families.md, "Extra detection margin".
+  void set_family_margin(family_id f, double extra) {
+    family::check_id(f, "set_family_margin");
+    if (!(extra >= 0) || !std::isfinite(extra))
+      throw std::invalid_argument("dem: set_family_margin: extra margin " + num(extra) + " m for family " + std::to_string(f) +
+                                  "; it must be >= 0 and finite");
+    families_.set_margin(f, extra);
+    contacts_valid_ = false;
+  }
+  double family_margin(family_id f) const {
+    family::check_id(f, "family_margin");
+    return families_.margin(f);
+  }
   // Moves the active particles of family `from` for which pred(family::particle_state) holds (all,
   // without a predicate) to family `to`, now, on the backend; returns how many moved.
   template <class Pred = family::always>
@@ -1092,6 +1111,8 @@ class Simulator {
   real* contact_radius() { return deformable ? deformed_.data() : radius_.data(); }
   sim::contact_results<real> results() { return {cforce_.data(), ctorque_.data()}; }
   family::mask_view family_masks() { return sim::families<Simulator>::masks(*this); }
+  // Per family id a particle can hold: its extra detection margin (family/margin.hpp).
+  const real* family_margins() { return families_.margins(std::max(highest_family_, families_.highest_named())); }
   void set_contacts(family_id a, family_id b, bool enabled) {
     family::check_id(a, enabled ? "enable_contacts" : "disable_contacts");
     family::check_id(b, enabled ? "enable_contacts" : "disable_contacts");
@@ -1175,6 +1196,13 @@ class Simulator {
     else
       moved2 = backend_.reduce_max(num_particles_, sim::displacement2<coord_space>{view(), coord_});
     const double half = 0.5 * margin();
+    // With family extra margins a particle may move half the margin plus its family's extra: when
+    // the plain maximum says rebuild, the displacements beyond those budgets decide (one more pass,
+    // only then).
+    if (families_.any_margin() && num_particles_ && (moved2 > half * half || (deformable && std::sqrt(moved2) + deform_growth_ > half))) {
+      const double beyond = backend_.reduce_max(num_particles_, family::displacement_beyond_margin<coord_space>{view(), coord_, family_margins()});
+      moved2 = beyond * beyond;
+    }
     // Moving boundaries go where they are at the end of the step, where the forces are evaluated;
     // a boundary that used up its share of the margin asks for a rebuild as a particle does.
     const bool boundaries_moved = move_boundaries(time_ + cfg_.dt, cfg_.dt);
@@ -1424,6 +1452,7 @@ class Simulator {
   // before a rule (only while a rule exists), the predicates run after each step.
   buffer<std::uint32_t> family_;
   family::family_set<real, Backend> families_;
+  buffer<real> search_radius_;  // per particle, at a build with family extra margins: the radius detection searches with
   buffer<vec3<real>> family_contact_force_, family_contact_torque_;
   std::vector<std::function<void(Simulator&)>> family_predicates_;
   family_id highest_family_ = 0;
