@@ -162,20 +162,27 @@ void check_pair_caps() {
     const Real R = static_cast<Real>(uniform(0.5e-3, 1.5e-3)), rj = static_cast<Real>(uniform(0.5e-3, 1.6e-3));
     const Real last = n % 3 ? static_cast<Real>(R * uniform(1.0, 1.3)) : R;  // some beyond the limit 1.2: the first iterate is R
     const Real L = static_cast<Real>((R + rj) * uniform(0.6, 1.1));
-    const dem::deform::cap_record<Real> rec = dem::deform::pair_cap(L, rj, R, last, Real(1.2));
+    const dem::deform::cap_entry<Real> rec = dem::deform::pair_cap(L, rj, R, last, Real(1.2));
     dem::deform::caps<Real> sum;
     dem::deform::add_cap(dem::deform::pair_plane(L, rj), dem::deform::first_iterate(R, last, Real(1.2)), sum);
     const bool cuts = R + (rj - L) > 0;
     cutting += cuts;
-    mismatches += !(rec.x == sum.volume && rec.y == sum.slope && rec.z == Real(cuts ? 1 : 0));
+    // The volume's sign bit says whether the plane cuts R (deform::add_entry reads it so).
+    dem::deform::cap_record<Real> added{0, 0, 0};
+    dem::deform::add_entry(added, rec);
+    mismatches += !(added.x == sum.volume && added.y == sum.slope && added.z == Real(cuts ? 1 : 0) && std::signbit(rec.volume) == cuts);
   }
   CHECK(mismatches == 0);
   CHECK(cutting > 5000);  // both kinds of plane were drawn
   CHECK(cutting < 19000);
-  const dem::deform::cap_record<Real> coincident = dem::deform::pair_cap(Real(0), Real(1e-3), Real(1e-3), Real(1e-3), Real(1.2));
-  CHECK(coincident.x == 0);  // coincident centres: no plane (solve_particle skips them)
-  CHECK(coincident.y == 0);
-  CHECK(coincident.z == 0);
+  const dem::deform::cap_entry<Real> coincident = dem::deform::pair_cap(Real(0), Real(1e-3), Real(1e-3), Real(1e-3), Real(1.2));
+  CHECK(coincident.volume == 0);  // coincident centres: no plane (solve_particle skips them)
+  CHECK(!std::signbit(coincident.volume));
+  CHECK(coincident.slope == 0);
+  // A much larger partner whose surface passes near this sphere's centre: a cap higher than 3 R'
+  // (a negative volume), outside the model: marked NaN, which sends the sphere to the whole solve.
+  const dem::deform::cap_entry<Real> through = dem::deform::pair_cap(Real(1e-3), Real(3e-3), Real(1e-3), Real(1e-3), Real(1.2));
+  CHECK(std::isnan(through.volume));
 }
 
 TEST_CASE("deform: the pair kernel's caps are the solve's first pass, to the bit (single and double)") {

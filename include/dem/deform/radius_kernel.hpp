@@ -13,9 +13,12 @@
 // that move particles after the force evaluation use before it, which repeats a solve after a
 // rebuild (sim/deformation.hpp), and which `in_step` falls back to for a sphere that needs more
 // than one Newton step.
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #include "dem/backend/atomic.hpp"
 #include "dem/boundary/wall_forces.hpp"
@@ -33,38 +36,58 @@ inline constexpr int max_planes = 64;
 inline constexpr std::uint32_t failed_iterations = 1000;
 
 // Per incident entry (2 c + side of listed pair c), written by the pair kernel: the cap this pair's
-// plane cuts from that side's sphere at its first Newton iterate (deform::caps: volume, slope) and
-// whether the plane cuts the original sphere (1 or 0). The same operations as solve_particle's first
-// pass, so the particle kernel's sum of them is the same bits.
+// plane cuts from that side's sphere at its first Newton iterate (deform::caps: volume, slope), with
+// the same operations as solve_particle's first pass, so that the particle kernel's sum of them is
+// the same bits. The volume (>= 0) carries in its sign bit whether the plane cuts the original
+// sphere; NaN marks a cap outside the model's range (a negative volume: a plane through the
+// partner's far side), which sends the sphere to the whole solve.
 template <class Real>
-using cap_record = vec3<Real>;  // (cap volume, cap slope, cuts R)
+struct cap_entry {
+  Real volume;
+  Real slope;
+};
 
-// Where they are stored: three arrays indexed by entry (one array of records made GCC store each
-// lane's six values one by one: a group of six is not one it interleaves).
+// Their sum over a sphere's entries: the caps' volume and slope, and how many planes cut R.
+template <class Real>
+using cap_record = vec3<Real>;  // (cap volume, cap slope, planes cutting R)
+
+template <class Real>
+DEM_HD inline void add_entry(cap_record<Real>& sum, const cap_entry<Real>& c) {
+  using std::fabs;
+  using word = std::conditional_t<sizeof(Real) == 4, std::uint32_t, std::uint64_t>;
+  sum.x += fabs(c.volume);  // exactly the volume: the sum is solve_particle's
+  sum.y += c.slope;
+  // The sign bit read as a number (signbit's bool became a mispredicted branch in the particle loop).
+  sum.z += static_cast<Real>(std::bit_cast<word>(c.volume) >> (8 * sizeof(Real) - 1));
+}
+
+// Where they are stored: two arrays indexed by entry (an array of structs of six values per pair
+// made GCC store each lane's values one by one; groups of two it interleaves).
 template <class Real>
 struct cap_arrays {
   Real* volume = nullptr;
   Real* slope = nullptr;
-  Real* cut = nullptr;
-  // The three arrays in one buffer of 3 * entries values.
-  static DEM_HD cap_arrays in(Real* buffer, std::size_t entries) { return {buffer, buffer + entries, buffer + 2 * entries}; }
-  DEM_HD void store(std::size_t e, const cap_record<Real>& c) const {
-    volume[e] = c.x;
-    slope[e] = c.y;
-    cut[e] = c.z;
+  // The two arrays in one buffer of 2 * entries values.
+  static DEM_HD cap_arrays in(Real* buffer, std::size_t entries) { return {buffer, buffer + entries}; }
+  DEM_HD void store(std::size_t e, const cap_entry<Real>& c) const {
+    volume[e] = c.volume;
+    slope[e] = c.slope;
   }
-  DEM_HD cap_record<Real> operator[](std::size_t e) const { return {volume[e], slope[e], cut[e]}; }
+  DEM_HD cap_entry<Real> operator[](std::size_t e) const { return {volume[e], slope[e]}; }
 };
 
 // Side `a` of a listed pair at centre distance L: its original radius R, its current R' (`last`)
 // and the partner's R' (rj). No plane (zeros) for coincident centres, as solve_particle skips them.
 template <class Real>
-DEM_HD inline cap_record<Real> pair_cap(Real L, Real rj, Real R, Real last, Real limit) {
+DEM_HD inline cap_entry<Real> pair_cap(Real L, Real rj, Real R, Real last, Real limit) {
+  using std::copysign;
   caps<Real> sum;
   add_pair_cap(rj - L, 2 * rj, Real(0.5) / L, first_iterate(R, last, limit), sum);
   const bool plane = L > 0;
   const bool cuts = plane && R + (rj - L) > 0;
-  return {plane ? sum.volume : Real(0), plane ? sum.slope : Real(0), cuts ? Real(1) : Real(0)};
+  const Real volume = plane ? sum.volume : Real(0);
+  const Real marked = copysign(volume, cuts ? Real(-1) : Real(1));
+  return {volume >= 0 ? marked : std::numeric_limits<Real>::quiet_NaN(), plane ? sum.slope : Real(0)};
 }
 
 // The settings of a solve.
@@ -248,7 +271,8 @@ struct in_step {
       ++planes;
     });
     Real out = R;  // without a cut the root is R itself: reversible to the bit
-    if (planes <= static_cast<std::uint32_t>(max_planes) && (!cuts || first_step(R, x, sum, set.accept, out)))
+    const bool in_range = pair_caps.x == pair_caps.x;  // no NaN entry (deform::pair_cap)
+    if (in_range && planes <= static_cast<std::uint32_t>(max_planes) && (!cuts || first_step(R, x, sum, set.accept, out)))
       store_solution(solution<Real>{out, cuts ? 1u : 0u, solve_status::ok}, i, last, radius_ref[i], next, iterations, status);
     else
       solve_fully(p, coord, i, incident_offset, incident_entry, walls, status);

@@ -751,7 +751,7 @@ class Simulator {
            (stores_history ? 2 * sizeof(pair_history) + 2 * (sizeof(std::uint64_t) + sizeof(std::uint32_t)) : 0) +
            (law_traits::writes_owner_wildcards ? 2 * sizeof(owner_wildcards_type) : 0) +
            (law_traits::writes_geometry_wildcards ? 2 * sizeof(geometry_wildcards_type) : 0) +
-           (deformable ? 2 * sizeof(deform::cap_record<real>) : 0);  // each side's cap at its first Newton iterate (three values)
+           (deformable ? 2 * sizeof(deform::cap_entry<real>) : 0);  // each side's cap at its first Newton iterate
   }
 
   Backend& backend() { return backend_; }
@@ -1248,7 +1248,7 @@ class Simulator {
       if constexpr (Backend::is_device) backend_.for_each(n, sim::guarded_kernel<std::decay_t<decltype(kernel)>>{kernel, guard});
       else backend_.for_each(n, kernel);
     };
-    if constexpr (deformable) deform_caps_.resize(6 * std::size_t(num_contacts_));  // (a restored list comes without them)
+    if constexpr (deformable) deform_caps_.resize(4 * std::size_t(num_contacts_));  // (a restored list comes without them)
     if (num_contacts_) {
       if constexpr (Policies::rigid)
         launch(num_contacts_, sim::rigid_pair_kernel<Policies>{view(), rigid(), coord_, pair_a_.data(), pair_b_.data(), history_.data(),
@@ -1427,7 +1427,7 @@ class Simulator {
   // Newton iterations per particle; the largest growth of a radius since the build; the limit on
   // R' / R; solves repeated after a rebuild.
   buffer<real> deformed_, deformed_ref_, deformed_next_;
-  buffer<real> deform_caps_;  // per incident entry: the pair kernel's caps (deform::in_step), as three arrays (deform::cap_arrays)
+  buffer<real> deform_caps_;  // per incident entry: the pair kernel's caps (deform::in_step), as two arrays (deform::cap_arrays)
   buffer<std::uint32_t> deform_iterations_;
   double deform_growth_ = 0;
   double deform_limit_ = 2.0;

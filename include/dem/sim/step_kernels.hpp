@@ -264,7 +264,7 @@ struct particle_update_kernel {
       const Real sign = signs[e & 1u];  // B gets -force (a table: GCC made the conditional a branch, mispredicted half the time)
       f += vec3<G>(in.force[e >> 1] * sign);
       t += vec3<G>(in.torque[e]);
-      if constexpr (P::deformable) caps += deform.caps[e];
+      if constexpr (P::deformable) deform::add_entry(caps, deform.caps[e]);
       if constexpr (traits::writes_owner_wildcards) owner_sum += wc.owner_increment[e];
       if constexpr (traits::writes_geometry_wildcards) geometry_sum += wc.geometry_increment[e];
     }
