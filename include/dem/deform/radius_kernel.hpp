@@ -68,7 +68,7 @@ struct cap_arrays {
   Real* volume = nullptr;
   Real* slope = nullptr;
   // The two arrays in one buffer of 2 * entries values.
-  static DEM_HD cap_arrays in(Real* buffer, std::size_t entries) { return {buffer, buffer + entries}; }
+  static DEM_HD cap_arrays in(Real* buffer, std::size_t entries) { return {buffer, buffer ? buffer + entries : nullptr}; }
   DEM_HD void store(std::size_t e, const cap_entry<Real>& c) const {
     volume[e] = c.volume;
     slope[e] = c.slope;

@@ -1102,7 +1102,10 @@ class Simulator {
             inv_mass_.data(), inv_inertia_.data(), material_.data(), id_.data(), active_.data(),
             has_carry ? carry_.data() : nullptr, family_.size() ? family_.data() : nullptr, deformable ? radius_.data() : nullptr};
   }
-  deform::cap_arrays<real> deform_caps() { return deform::cap_arrays<real>::in(deform_caps_.data(), 2 * std::size_t(num_contacts_)); }
+  deform::cap_arrays<real> deform_caps() {
+    if constexpr (deformable) return deform::cap_arrays<real>::in(deform_caps_.data(), 2 * std::size_t(num_contacts_));
+    else return {};
+  }
   deform::in_step<real> deform_in_step(bool integrate) {
     if constexpr (deformable) return sim::deformation<Simulator>::in_step(*this, integrate);
     else return {};
