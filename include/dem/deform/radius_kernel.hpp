@@ -99,6 +99,27 @@ struct settings {
   Real accept;     // sqrt(tolerance): a first Newton step below accept R ends the solve (deform::first_step)
 };
 
+// Solve's first pass: the caps of every plane at the first iterate x, summed in the order they
+// come, whether any cuts the original sphere, and how many are within reach (near + c > 0).
+// finish() ends it: without a cut the root is R itself (reversible to the bit), else one Newton
+// step, accepted when it is small enough (deform::first_step); false leaves it to the whole solve.
+template <class Real>
+struct first_pass {
+  Real R, x, near;
+  caps<Real> sum{};
+  int within = 0;
+  bool cuts = false;
+  DEM_HD void add(const plane<Real>& pl) {
+    within += near + pl.c > 0;
+    cuts |= R + pl.c > 0;
+    add_cap(pl, x, sum);
+  }
+  DEM_HD bool finish(Real accept, Real& out) const {
+    out = R;
+    return !cuts || first_step(R, x, sum, accept, out);
+  }
+};
+
 // The planes of one particle and its solve. `pairs(add)` calls add(L, R_j', 0.5 / L) per partner,
 // in incident order; `walls(add)` add(distance) per boundary element that counts, in element order.
 //
@@ -110,23 +131,14 @@ template <class Real, class Pairs, class Walls>
 DEM_HD inline solution<Real> solve_particle(Real R, Real last, const settings<Real>& s, Pairs&& pairs, Walls&& walls) {
   const Real near = last + s.reach;  // a plane with near + c <= 0 cannot cut this step
   {
-    const Real x = first_iterate(R, last, s.limit);
-    caps<Real> sum;
-    int within = 0;
-    bool cuts = false;
-    auto visit = [&](const plane<Real>& pl) {
-      within += near + pl.c > 0;
-      cuts |= R + pl.c > 0;
-      add_cap(pl, x, sum);
-    };
+    first_pass<Real> pass{R, first_iterate(R, last, s.limit), near};
     pairs([&](Real L, Real rj, Real w) {
-      if (L > 0) visit(plane<Real>{rj - L, 2 * rj, w});
+      if (L > 0) pass.add(plane<Real>{rj - L, 2 * rj, w});
     });
-    walls([&](Real d) { visit(wall_plane(d)); });
-    if (within > max_planes) return {last, 0, solve_status::too_many_planes};
-    if (!cuts) return {R, 0, solve_status::ok};  // without a cut the root is R itself: reversible to the bit
+    walls([&](Real d) { pass.add(wall_plane(d)); });
+    if (pass.within > max_planes) return {last, 0, solve_status::too_many_planes};
     Real out;
-    if (first_step(R, x, sum, s.accept, out)) return {out, 1, solve_status::ok};
+    if (pass.finish(s.accept, out)) return {out, pass.cuts ? 1u : 0u, solve_status::ok};
   }
   plane_set<Real, max_planes> planes;
   bool cuts = false, overflow = false;
@@ -245,6 +257,12 @@ struct radius_kernel {
 // the walls' and takes the first Newton step: the same bits as solve_particle's first pass (the
 // same caps, summed in the same order). A sphere that needs more, or that may have more planes
 // within reach than a solve holds, runs solve_particle from the positions.
+// Whether the pair kernel writes each pair's caps for the particle kernel's radius update: only
+// under integrators that leave the particles where the forces were evaluated (velocity Verlet).
+// The others solve in a kernel of their own (radius_kernel), from the positions after the move.
+template <class P>
+inline constexpr bool caps_in_pair_kernel = P::deformable && P::integrator::needs_initial_force;
+
 template <class Real>
 struct in_step {
   cap_arrays<Real> caps{};  // per incident entry: the pair kernel writes them every step, the particle kernel sums them
@@ -260,20 +278,14 @@ struct in_step {
                          const std::uint32_t* incident_offset, const std::uint32_t* incident_entry,
                          const boundary::wall_view<Real, Histories>& walls, const cap_record<Real>& pair_caps, std::uint32_t* status) const {
     const Real last = p.radius[i], R = p.volume_radius[i];
-    const Real x = first_iterate(R, last, set.limit);
-    deform::caps<Real> sum{pair_caps.x, pair_caps.y};
-    bool cuts = pair_caps.z > 0;
-    std::uint32_t planes = incident_offset[i + 1] - incident_offset[i];  // at least as many as are within reach
-    accepted_walls(walls, i, [&](Real d) {
-      const plane<Real> pl = wall_plane(d);
-      add_cap(pl, x, sum);
-      cuts |= R + pl.c > 0;
-      ++planes;
-    });
-    Real out = R;  // without a cut the root is R itself: reversible to the bit
+    // Every listed pair counts as within reach: at least as many planes as the solve would hold.
+    first_pass<Real> pass{R, first_iterate(R, last, set.limit), last + set.reach, {pair_caps.x, pair_caps.y},
+                          static_cast<int>(incident_offset[i + 1] - incident_offset[i]), pair_caps.z > 0};
+    accepted_walls(walls, i, [&](Real d) { pass.add(wall_plane(d)); });
+    Real out;
     const bool in_range = pair_caps.x == pair_caps.x;  // no NaN entry (deform::pair_cap)
-    if (in_range && planes <= static_cast<std::uint32_t>(max_planes) && (!cuts || first_step(R, x, sum, set.accept, out)))
-      store_solution(solution<Real>{out, cuts ? 1u : 0u, solve_status::ok}, i, last, radius_ref[i], next, iterations, status);
+    if (in_range && pass.within <= max_planes && pass.finish(set.accept, out))
+      store_solution(solution<Real>{out, pass.cuts ? 1u : 0u, solve_status::ok}, i, last, radius_ref[i], next, iterations, status);
     else
       solve_fully(p, coord, i, incident_offset, incident_entry, walls, status);
   }

@@ -102,8 +102,7 @@ class family_set {
   void set_margin(family_id f, double extra) {
     if (margin_host_.size() <= f) margin_host_.resize(std::size_t(f) + 1, 0.0);
     margin_host_[f] = extra;
-    max_margin_ = margin_host_.empty() ? 0.0 : *std::max_element(margin_host_.begin(), margin_host_.end());
-    uploaded_margins_.clear();  // re-uploaded (for every id a particle can hold) at the next use
+    margins_changed();
   }
   double margin(family_id f) const { return f < margin_host_.size() ? margin_host_[f] : 0.0; }
   double max_margin() const { return max_margin_; }
@@ -111,16 +110,17 @@ class family_set {
   const std::vector<double>& margin_host() const { return margin_host_; }
   void set_margin_host(const std::vector<double>& m) {
     margin_host_ = m;
-    max_margin_ = margin_host_.empty() ? 0.0 : *std::max_element(margin_host_.begin(), margin_host_.end());
-    uploaded_margins_.clear();
+    margins_changed();
   }
-  // The device table of margins for families 0 .. highest (uploaded when it changed).
+  // The device table of margins for families 0 .. highest, uploaded when the margins changed or
+  // a higher family id appeared (a particle can hold any id up to `highest`).
   const Real* margins(family_id highest) {
-    std::vector<Real> table(std::size_t(highest) + 1, Real(0));
-    for (std::size_t f = 0; f < table.size() && f < margin_host_.size(); ++f) table[f] = static_cast<Real>(margin_host_[f]);
-    if (table != uploaded_margins_) {
+    const std::size_t size = std::size_t(highest) + 1;
+    if (margins_stale_ || margins_.size() < size) {
+      std::vector<Real> table(std::max(size, margin_host_.size()), Real(0));
+      for (std::size_t f = 0; f < margin_host_.size(); ++f) table[f] = static_cast<Real>(margin_host_[f]);
       margins_.assign(table);
-      uploaded_margins_ = std::move(table);
+      margins_stale_ = false;
     }
     return margins_.data();
   }
@@ -160,6 +160,10 @@ class family_set {
     motion_entry motion;
     vec3d acceleration{0, 0, 0}, force{0, 0, 0};
   };
+  void margins_changed() {
+    max_margin_ = margin_host_.empty() ? 0.0 : *std::max_element(margin_host_.begin(), margin_host_.end());
+    margins_stale_ = true;  // re-uploaded at the next use
+  }
   entry& grow(family_id f) {
     if (entries_.size() <= f) entries_.resize(std::size_t(f) + 1);
     return entries_[f];
@@ -175,7 +179,7 @@ class family_set {
   buffer<std::uint32_t> boundary_;
   std::vector<double> margin_host_;
   double max_margin_ = 0;
-  std::vector<Real> uploaded_margins_;
+  bool margins_stale_ = true;
   buffer<Real> margins_;
   vec3d zero_{0, 0, 0};
 };

@@ -43,7 +43,7 @@ struct deformation {
   // Under velocity Verlet the particles do not move after the force evaluation, so the particle
   // kernel solves the next R' from the pair kernel's distances (no pass of its own); integrators
   // that move them after it solve before the evaluation, in a kernel of their own.
-  static constexpr bool in_particle_kernel = P::integrator::needs_initial_force;
+  static constexpr bool in_particle_kernel = deform::caps_in_pair_kernel<P>;
 
   static deform::settings<Real> settings(const Sim& s) {
     using std::sqrt;

@@ -1103,7 +1103,7 @@ class Simulator {
             has_carry ? carry_.data() : nullptr, family_.size() ? family_.data() : nullptr, deformable ? radius_.data() : nullptr};
   }
   deform::cap_arrays<real> deform_caps() {
-    if constexpr (deformable) return deform::cap_arrays<real>::in(deform_caps_.data(), 2 * std::size_t(num_contacts_));
+    if constexpr (deform::caps_in_pair_kernel<Policies>) return deform::cap_arrays<real>::in(deform_caps_.data(), 2 * std::size_t(num_contacts_));
     else return {};
   }
   deform::in_step<real> deform_in_step(bool integrate) {
@@ -1251,7 +1251,7 @@ class Simulator {
       if constexpr (Backend::is_device) backend_.for_each(n, sim::guarded_kernel<std::decay_t<decltype(kernel)>>{kernel, guard});
       else backend_.for_each(n, kernel);
     };
-    if constexpr (deformable) deform_caps_.resize(4 * std::size_t(num_contacts_));  // (a restored list comes without them)
+    if constexpr (deform::caps_in_pair_kernel<Policies>) deform_caps_.resize(4 * std::size_t(num_contacts_));  // (a restored list comes without them)
     if (num_contacts_) {
       if constexpr (Policies::rigid)
         launch(num_contacts_, sim::rigid_pair_kernel<Policies>{view(), rigid(), coord_, pair_a_.data(), pair_b_.data(), history_.data(),

@@ -97,7 +97,7 @@ struct pair_force_kernel {
     const vec3<Real> zero{0, 0, 0};
     const vec3<Real> lever = r.force + r.torque_only_force;
     const std::size_t c2 = 2 * static_cast<std::size_t>(c);  // widened first: GCC then sees consecutive stores, not a scatter
-    if constexpr (P::deformable) {  // every step (a store under a condition kept the loop scalar)
+    if constexpr (deform::caps_in_pair_kernel<P>) {  // every step (a store under a condition kept the loop scalar)
       const Real ra = load(p.radius, a), rb = load(p.radius, b);
       deform_caps.store(c2, deform::pair_cap(g.dist, rb, load(p.volume_radius, a), ra, deform_limit));
       deform_caps.store(c2 + 1, deform::pair_cap(g.dist, ra, load(p.volume_radius, b), rb, deform_limit));
@@ -264,12 +264,12 @@ struct particle_update_kernel {
       const Real sign = signs[e & 1u];  // B gets -force (a table: GCC made the conditional a branch, mispredicted half the time)
       f += vec3<G>(in.force[e >> 1] * sign);
       t += vec3<G>(in.torque[e]);
-      if constexpr (P::deformable) deform::add_entry(caps, deform.caps[e]);
+      if constexpr (deform::caps_in_pair_kernel<P>) deform::add_entry(caps, deform.caps[e]);
       if constexpr (traits::writes_owner_wildcards) owner_sum += wc.owner_increment[e];
       if constexpr (traits::writes_geometry_wildcards) geometry_sum += wc.geometry_increment[e];
     }
     boundary::wall_forces<P, G>(p, r, coord, i, boundaries, walls, table, num_materials, wc, owner_sum, geometry_sum, dt, time, f, t);
-    if constexpr (P::deformable)  // from the wall reports just made and the pair kernel's distances
+    if constexpr (deform::caps_in_pair_kernel<P>)  // from the wall reports just made and the pair kernel's distances
       if (integrate && deform.next) deform(p, coord, i, incident_offset, incident_entry, walls, caps, status);
     if (families.family) {  // the contact load, before a rule holds components (trackers read it)
       families.contact_force[i] = vec3<Real>(f);
