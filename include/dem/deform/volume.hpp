@@ -119,17 +119,24 @@ inline constexpr int max_iterations = 60;
 template <class Real>
 DEM_HD inline Real first_iterate(Real R, Real guess, Real limit) { return guess > R && guess < limit * R ? guess : R; }
 
+// Whether a Newton step f / df (df > 0) is at most `step`: tested as |f| <= step df, so that the
+// test waits on a product, not on the division (whose latency the particle kernel's branch on it
+// exposed). first_step and solve test it alike: the first pass ends where the solve would.
+template <class Real>
+DEM_HD inline bool converged(Real f, Real df, Real step) {
+  using std::fabs;
+  return fabs(f) <= step * df;
+}
+
 // Newton's first step at x from the caps there: converged when the step is below accept R, with
 // accept = sqrt(tolerance) (see solve; taken precomputed, a square root per sphere is dear). Sets
 // `out` and returns true then.
 template <class Real>
 DEM_HD inline bool first_step(Real R, Real x, const caps<Real>& c, Real accept, Real& out) {
-  using std::fabs;
   const Real f = (x - R) * (x * x + x * R + R * R) - c.volume;
   const Real df = 3 * x * x - c.slope;
-  const Real newton = f / df;
-  out = x - newton;  // x itself where f = 0, as solve returns it (f = 0 with df <= 0 is left to solve)
-  return (int(df > 0) & int(fabs(newton) <= accept * R)) != 0;
+  out = x - f / df;  // x itself where f = 0, as solve returns it (f = 0 with df <= 0 is left to solve)
+  return (int(df > 0) & converged(f, df, accept * R)) != 0;
 }
 
 // R' for original radius R from the planes, starting from `guess` (last step's R'); R' may not
@@ -155,7 +162,7 @@ DEM_HD inline solution<Real> solve(Real R, const plane_set<Real, Capacity>& plan
     const Real newton = f / df;
     // Converged: checked before the bracket, where a step below the spacing of the numbers lands
     // on the bracket's end it just set.
-    if (df > 0 && fabs(newton) <= accept) return {x - newton, it, solve_status::ok};
+    if (df > 0 && converged(f, df, accept)) return {x - newton, it, solve_status::ok};
     Real next = x - newton;
     if (!(next > lo && next < hi)) next = Real(0.5) * (lo + hi);  // outside the bracket, or f' <= 0 or NaN
     x = next;
