@@ -6,6 +6,7 @@
 // settling 50,000 spheres takes minutes; delete the file to settle again.
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -98,6 +99,59 @@ BENCHMARK(settled_bed<dem::backend::host, dem::force::hertz_mindlin, dem::precis
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->MinTime(2.0);
+
+// The deformable spheres' cost relative to the plain step, measured in one process with the two
+// simulators of the same bed stepped in turn, 20 steps each: the VM's speed drifts by +-20 % over
+// seconds, which two separate benchmarks see as a change of the ratio; taken in turn, both see it.
+// Time: the deformable simulator's; counter "ratio": its time over the plain one's.
+template <class Force>
+void deformable_cost(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const dem::particle_set bed = bench::settled<Force>(n);
+  using Plain = dem::Simulator<dem::policies<dem::shape::sphere, Force, dem::integrate::velocity_verlet, dem::precision::single>, dem::backend::host>;
+  using Deformable =
+      dem::Simulator<dem::policies<dem::shape::deformable_sphere, Force, dem::integrate::velocity_verlet, dem::precision::single>, dem::backend::host>;
+  Plain plain(bench::bed_config(bench::initial_bed(n)));
+  Deformable deformable(bench::bed_config(bench::initial_bed(n)));
+  plain.set_log(nullptr);
+  deformable.set_log(nullptr);
+  bench::setup(plain, bed);
+  bench::setup(deformable, bed);
+  plain.step(200);
+  deformable.step(200);
+  const int steps = 20;
+  double plain_s = 0, deformable_s = 0;
+  using clock = std::chrono::steady_clock;
+  for (auto _ : state) {
+    const auto t0 = clock::now();
+    plain.step(steps);
+    plain.backend().synchronize();
+    const auto t1 = clock::now();
+    deformable.step(steps);
+    deformable.backend().synchronize();
+    const auto t2 = clock::now();
+    plain_s += std::chrono::duration<double>(t1 - t0).count();
+    deformable_s += std::chrono::duration<double>(t2 - t1).count();
+    state.SetIterationTime(std::chrono::duration<double>(t2 - t1).count());
+  }
+  const double iterations = static_cast<double>(state.iterations());
+  state.counters["ratio"] = deformable_s / plain_s;
+  state.counters["plain_ms_per_100_steps"] = 1e3 * plain_s / iterations * (100.0 / steps);
+  state.counters["deformable_ms_per_100_steps"] = 1e3 * deformable_s / iterations * (100.0 / steps);
+  state.counters["threads"] = dem::backend::host::concurrency();
+}
+BENCHMARK(deformable_cost<dem::force::hertz_mindlin>)
+    ->Name("deformable_cost/host/hertz_mindlin")
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseManualTime()
+    ->MinTime(4.0);
+BENCHMARK(deformable_cost<dem::force::linear_spring_dashpot>)
+    ->Name("deformable_cost/host/linear_spring_dashpot")
+    ->Arg(10000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseManualTime()
+    ->MinTime(4.0);
 
 // Writing (atomically, fsync included) and loading a checkpoint of the settled bed, in the
 // working directory.
