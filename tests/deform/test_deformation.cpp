@@ -168,9 +168,9 @@ void check_pair_caps() {
     const bool cuts = R + (rj - L) > 0;
     cutting += cuts;
     // The volume's sign bit says whether the plane cuts R (deform::add_entry reads it so).
-    dem::deform::cap_record<Real> added{0, 0, 0};
+    dem::deform::cap_record<Real> added{};
     dem::deform::add_entry(added, rec);
-    mismatches += !(added.x == sum.volume && added.y == sum.slope && added.z == Real(cuts ? 1 : 0) && std::signbit(rec.volume) == cuts);
+    mismatches += !(added.volume == sum.volume && added.slope == sum.slope && added.cuts() == cuts && std::signbit(rec.volume) == cuts);
   }
   CHECK(mismatches == 0);
   CHECK(cutting > 5000);  // both kinds of plane were drawn

@@ -47,18 +47,24 @@ struct cap_entry {
   Real slope;
 };
 
-// Their sum over a sphere's entries: the caps' volume and slope, and how many planes cut R.
+// Their sum over a sphere's entries: the caps' volume and slope, and the entries' volume bits ORed
+// together, whose sign bit says whether any plane cuts R (an integer OR: a float count of the sign
+// bits took a conversion on the loop's carried chain).
 template <class Real>
-using cap_record = vec3<Real>;  // (cap volume, cap slope, planes cutting R)
+struct cap_record {
+  using word = std::conditional_t<sizeof(Real) == 4, std::uint32_t, std::uint64_t>;
+  Real volume = 0;
+  Real slope = 0;
+  word bits = 0;
+  DEM_HD bool cuts() const { return (bits >> (8 * sizeof(Real) - 1)) != 0; }
+};
 
 template <class Real>
 DEM_HD inline void add_entry(cap_record<Real>& sum, const cap_entry<Real>& c) {
   using std::fabs;
-  using word = std::conditional_t<sizeof(Real) == 4, std::uint32_t, std::uint64_t>;
-  sum.x += fabs(c.volume);  // exactly the volume: the sum is solve_particle's
-  sum.y += c.slope;
-  // The sign bit read as a number (signbit's bool became a mispredicted branch in the particle loop).
-  sum.z += static_cast<Real>(std::bit_cast<word>(c.volume) >> (8 * sizeof(Real) - 1));
+  sum.volume += fabs(c.volume);  // exactly the volume: the sum is solve_particle's
+  sum.slope += c.slope;
+  sum.bits |= std::bit_cast<typename cap_record<Real>::word>(c.volume);  // (signbit's bool became a mispredicted branch)
 }
 
 // Where they are stored: two arrays indexed by entry (an array of structs of six values per pair
@@ -279,11 +285,11 @@ struct in_step {
                          const boundary::wall_view<Real, Histories>& walls, const cap_record<Real>& pair_caps, std::uint32_t* status) const {
     const Real last = p.radius[i], R = p.volume_radius[i];
     // Every listed pair counts as within reach: at least as many planes as the solve would hold.
-    first_pass<Real> pass{R, first_iterate(R, last, set.limit), last + set.reach, {pair_caps.x, pair_caps.y},
-                          static_cast<int>(incident_offset[i + 1] - incident_offset[i]), pair_caps.z > 0};
+    first_pass<Real> pass{R, first_iterate(R, last, set.limit), last + set.reach, {pair_caps.volume, pair_caps.slope},
+                          static_cast<int>(incident_offset[i + 1] - incident_offset[i]), pair_caps.cuts()};
     accepted_walls(walls, i, [&](Real d) { pass.add(wall_plane(d)); });
     Real out;
-    const bool in_range = pair_caps.x == pair_caps.x;  // no NaN entry (deform::pair_cap)
+    const bool in_range = pair_caps.volume == pair_caps.volume;  // no NaN entry (deform::pair_cap)
     if (in_range && pass.within <= max_planes && pass.finish(set.accept, out))
       store_solution(solution<Real>{out, pass.cuts ? 1u : 0u, solve_status::ok}, i, last, radius_ref[i], next, iterations, status);
     else

@@ -2,6 +2,7 @@
 // Raw-pointer views of the simulator's state, passed by value into kernels on either backend.
 #include <array>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -127,12 +128,16 @@ DEM_HD inline int lowest_bit(std::uint64_t x) {
 }
 
 // Per-contact results written by the pair kernel and gathered by the particle kernel. The torques
-// are interleaved, torque[2c] on A and torque[2c + 1] on B, so that an incident entry e (2c for A,
-// 2c + 1 for B) indexes its torque directly and the gather needs no branch.
+// are two halves of one array, torque[c] on A and torque[pairs + c] on B: the pair loop then
+// stores each half as a stream of vec3s, which GCC vectorises (interleaved, [2c] and [2c + 1], it
+// stored each lane's six values one by one). An incident entry e (2c for A, 2c + 1 for B) finds
+// its torque without a branch (on_side).
 template <class Real>
 struct contact_results {
   vec3<Real>* force;   // on A (B gets its negative)
-  vec3<Real>* torque;  // 2 per contact
+  vec3<Real>* torque;  // 2 per contact: A's, then B's
+  std::size_t pairs;
+  DEM_HD std::size_t on_side(std::uint32_t e) const { return (e >> 1) + (e & 1u) * pairs; }
 };
 
 // User properties of a law (force/wildcards.hpp): per-particle values and, for laws that write

@@ -70,8 +70,8 @@ struct rigid_pair_kernel {
     for (std::uint64_t ended = hs.touching & ~touching; ended; ended &= ended - 1) hs.slot[lowest_bit(ended)] = typename Law::history{};
     hs.touching = touching;
     out.force[c] = f;
-    out.torque[2 * c] = ta;
-    out.torque[2 * c + 1] = tb;
+    out.torque[c] = ta;
+    out.torque[out.pairs + c] = tb;
     if constexpr (traits::writes_owner_wildcards) { wc.owner_increment[2 * c] = inc_oa; wc.owner_increment[2 * c + 1] = inc_ob; }
     if constexpr (traits::writes_geometry_wildcards) { wc.geometry_increment[2 * c] = inc_ga; wc.geometry_increment[2 * c + 1] = inc_gb; }
   }

@@ -1112,7 +1112,7 @@ class Simulator {
   }
   // The radius contacts see: the deformed R' for deformable spheres, else the radius.
   real* contact_radius() { return deformable ? deformed_.data() : radius_.data(); }
-  sim::contact_results<real> results() { return {cforce_.data(), ctorque_.data()}; }
+  sim::contact_results<real> results() { return {cforce_.data(), ctorque_.data(), num_contacts_}; }
   family::mask_view family_masks() { return sim::families<Simulator>::masks(*this); }
   // Per family id a particle can hold: its extra detection margin (family/margin.hpp).
   const real* family_margins() { return families_.margins(std::max(highest_family_, families_.highest_named())); }
@@ -1478,7 +1478,7 @@ class Simulator {
   // Per listed pair.
   buffer<std::uint32_t> pair_a_, pair_b_;
   buffer<pair_history> history_, old_history_;
-  buffer<vec3<real>> cforce_, ctorque_;  // ctorque_: 2 per contact (A, B)
+  buffer<vec3<real>> cforce_, ctorque_;  // ctorque_: 2 per contact (all A's, then all B's: contact_results)
   buffer<std::uint64_t> contact_key_, old_contact_key_;
   buffer<std::uint32_t> contact_index_, old_contact_index_;
   buffer<std::uint32_t> incident_particle_, incident_entry_, incident_offset_;

@@ -83,6 +83,13 @@ struct pair_force_kernel {
     typename Shape::template pair_geometry<Real> g;
     force::contact<Real> ct;
     const bool touching = pair_contact<P>(p, coord, a, b, ma, mb, range_of<Law, Real>(prm), dt, time, g, ct);
+    if constexpr (deform::caps_in_pair_kernel<P>) {  // every step (a store under a condition kept the loop scalar)
+      // Before the history's stores: the radii pair_contact gathered are reused, not gathered again.
+      const Real ra = load(p.radius, a), rb = load(p.radius, b);
+      const std::size_t e = 2 * static_cast<std::size_t>(c);
+      deform_caps.store(e, deform::pair_cap(g.dist, rb, load(p.volume_radius, a), ra, deform_limit));
+      deform_caps.store(e + 1, deform::pair_cap(g.dist, ra, load(p.volume_radius, b), rb, deform_limit));
+    }
     typename Law::history none{};
     typename Law::history& h = [&]() -> typename Law::history& {
       if constexpr (traits::has_history) return history[c];
@@ -97,14 +104,9 @@ struct pair_force_kernel {
     const vec3<Real> zero{0, 0, 0};
     const vec3<Real> lever = r.force + r.torque_only_force;
     const std::size_t c2 = 2 * static_cast<std::size_t>(c);  // widened first: GCC then sees consecutive stores, not a scatter
-    if constexpr (deform::caps_in_pair_kernel<P>) {  // every step (a store under a condition kept the loop scalar)
-      const Real ra = load(p.radius, a), rb = load(p.radius, b);
-      deform_caps.store(c2, deform::pair_cap(g.dist, rb, load(p.volume_radius, a), ra, deform_limit));
-      deform_caps.store(c2 + 1, deform::pair_cap(g.dist, ra, load(p.volume_radius, b), rb, deform_limit));
-    }
     store(out.force[c], select(touching, r.force, zero));
-    store(out.torque[c2], select(touching, cross(g.branch_a, lever) + r.torque, zero));
-    store(out.torque[c2 + 1], select(touching, cross(g.branch_b, -lever) - r.torque, zero));
+    store(out.torque[static_cast<std::size_t>(c)], select(touching, cross(g.branch_a, lever) + r.torque, zero));
+    store(out.torque[out.pairs + c], select(touching, cross(g.branch_b, -lever) - r.torque, zero));
     if constexpr (traits::writes_owner_wildcards) {
       wc.owner_increment[c2] = touching ? w.owner_increment_a : no_owner;
       wc.owner_increment[c2 + 1] = touching ? w.owner_increment_b : no_owner;
@@ -258,12 +260,12 @@ struct particle_update_kernel {
     typename traits::owner_wildcards owner_sum{};
     typename traits::geometry_wildcards geometry_sum{};
     const Real signs[2] = {Real(1), Real(-1)};
-    deform::cap_record<Real> caps{0, 0, 0};  // deformable spheres: the caps of the listed pairs' planes
+    deform::cap_record<Real> caps{};  // deformable spheres: the caps of the listed pairs' planes
     for (std::uint32_t k = incident_offset[i]; k < incident_offset[i + 1]; ++k) {
       const std::uint32_t e = incident_entry[k];
       const Real sign = signs[e & 1u];  // B gets -force (a table: GCC made the conditional a branch, mispredicted half the time)
       f += vec3<G>(in.force[e >> 1] * sign);
-      t += vec3<G>(in.torque[e]);
+      t += vec3<G>(in.torque[in.on_side(e)]);
       if constexpr (deform::caps_in_pair_kernel<P>) deform::add_entry(caps, deform.caps[e]);
       if constexpr (traits::writes_owner_wildcards) owner_sum += wc.owner_increment[e];
       if constexpr (traits::writes_geometry_wildcards) geometry_sum += wc.geometry_increment[e];
