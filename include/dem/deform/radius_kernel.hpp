@@ -257,18 +257,18 @@ struct radius_kernel {
   }
 };
 
-// The radius update inside the particle kernel (sim::particle_update_kernel), after the particle's
-// wall forces (whose reports it reads): null `next` where there is none. The particle kernel sums
-// its entries' caps (the pair kernel's, in incident order) while it sums their forces; this adds
-// the walls' and takes the first Newton step: the same bits as solve_particle's first pass (the
-// same caps, summed in the same order). A sphere that needs more, or that may have more planes
-// within reach than a solve holds, runs solve_particle from the positions.
 // Whether the pair kernel writes each pair's caps for the particle kernel's radius update: only
 // under integrators that leave the particles where the forces were evaluated (velocity Verlet).
 // The others solve in a kernel of their own (radius_kernel), from the positions after the move.
 template <class P>
 inline constexpr bool caps_in_pair_kernel = P::deformable && P::integrator::needs_initial_force;
 
+// The radius update inside the particle kernel (sim::particle_update_kernel), after the particle's
+// wall forces (whose reports it reads): null `next` where there is none. The particle kernel sums
+// its entries' caps (the pair kernel's, in incident order) while it sums their forces; this adds
+// the walls' and takes the first Newton step: the same bits as solve_particle's first pass (the
+// same caps, summed in the same order). A sphere that needs more, or that may have more planes
+// within reach than a solve holds, runs solve_particle from the positions.
 template <class Real>
 struct in_step {
   cap_arrays<Real> caps{};  // per incident entry: the pair kernel writes them every step, the particle kernel sums them

@@ -168,7 +168,6 @@ struct contact_builder {
     s.num_contacts_ = nc;
     s.backend_.for_each(n, sim::copy_kernel<typename Sim::position_type>{s.pos_.data(), s.pos_ref_.data()});
     if constexpr (Sim::deformable) {  // the radii the list was built for: their growth uses up the margin
-      if constexpr (deform::caps_in_pair_kernel<typename Sim::policy>) s.deform_caps_.resize(4 * std::size_t(nc));
       s.deformed_ref_.resize(n);
       s.backend_.for_each(n, sim::copy_kernel<typename Sim::real>{s.deformed_.data(), s.deformed_ref_.data()});
       s.deform_growth_ = 0;

@@ -1251,7 +1251,8 @@ class Simulator {
       if constexpr (Backend::is_device) backend_.for_each(n, sim::guarded_kernel<std::decay_t<decltype(kernel)>>{kernel, guard});
       else backend_.for_each(n, kernel);
     };
-    if constexpr (deform::caps_in_pair_kernel<Policies>) deform_caps_.resize(4 * std::size_t(num_contacts_));  // (a restored list comes without them)
+    // Sized here, where they are used: after a build or a restored list alike (no-op when it fits).
+    if constexpr (deform::caps_in_pair_kernel<Policies>) deform_caps_.resize(4 * std::size_t(num_contacts_));
     if (num_contacts_) {
       if constexpr (Policies::rigid)
         launch(num_contacts_, sim::rigid_pair_kernel<Policies>{view(), rigid(), coord_, pair_a_.data(), pair_b_.data(), history_.data(),
