@@ -49,6 +49,7 @@
 #include "dem/sim/families.hpp"
 #include "dem/sim/flow_driver.hpp"
 #include "dem/sim/initial_overlaps.hpp"
+#include "dem/sim/local_arrays.hpp"
 #include "dem/sim/config.hpp"
 #include "dem/sim/step_kernels.hpp"
 
@@ -690,6 +691,30 @@ class Simulator {
       s.active[k] = h.active[i];
     }
     return s;
+  }
+
+  // The state in place, in storage order, without a copy (sim/local_arrays.hpp: valid until the
+  // next step or change of the particles). Host backends only: device memory has no host address.
+  sim::local_arrays<real, position_type> local_arrays() const {
+    static_assert(!Backend::is_device,
+                  "dem::Simulator::local_arrays: the backend's memory is on a device; use snapshot(), positions() etc. (copies)");
+    sim::local_arrays<real, position_type> a;
+    const std::size_t n = num_particles_;
+    const auto at = [n](const auto& b) { return b.size() >= n && n ? b.data() : nullptr; };  // null: not stored (yet)
+    a.size = num_particles_;
+    a.position = at(pos_);
+    a.velocity = at(vel_);
+    a.angular_velocity = at(omega_);
+    a.force = at(force_);
+    a.torque = at(torque_);
+    a.radius = at(radius_);
+    if constexpr (deformable) a.deformed_radius = at(deformed_);
+    a.id = at(id_);
+    a.active = at(active_);
+    a.material = at(material_);
+    a.family = at(family_);
+    if constexpr (Policies::rigid) a.orientation = at(orientation_);
+    return a;
   }
 
   std::vector<vec3d> positions() const { return snapshot().position; }
