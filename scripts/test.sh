@@ -51,8 +51,15 @@ command -v nvcc >/dev/null && all_floor=$((host_floor + backend_sources))
 phase() { echo "== $* ($(date -u +%H:%M:%S); $SECONDS s since the start)"; }
 phase "release build (host + CUDA when nvcc is available)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDEM_BUILD_TESTS=ON -DDEM_BUILD_EXAMPLES=ON -DDEM_BUILD_BENCHMARKS=ON \
-      -DDEM_ENABLE_CUDA=ON -DDEM_SANITIZE=OFF -DDEM_NATIVE=ON
+      -DDEM_ENABLE_CUDA=ON -DDEM_SANITIZE=OFF -DDEM_NATIVE=ON -DDEM_BUILD_PYTHON=ON
 cmake --build build -j"$jobs"
+# The Python module is built only where pybind11 and a Python with NumPy are found (deps.sh installs
+# them): here it must be, with its pytest suite, install test and the two example scripts.
+python_tests=$(cd build && ctest -N -L python | sed -n 's/^Total Tests: \([0-9]*\)$/\1/p')
+if [[ "${python_tests:-0}" -lt 4 ]]; then
+  echo "test.sh: the Python module's tests are not registered (${python_tests:-0} of 4): was dem_python configured? (build/CMakeCache.txt, 'dem: Python module')" >&2
+  exit 1
+fi
 phase "tests"
 run_ctest build "$all_floor"
 

@@ -59,6 +59,10 @@ def Simulator(config=None, *, shape="sphere", law="hertz_mindlin", precision="si
     ``backend="cuda"`` needs a module built with nvcc (DEM_PYTHON_CUDA) and a GPU.
     """
     cls = simulator_class(shape, law, precision, backend)
+    if backend == "cuda":
+        ok, why = _core.cuda_device_available()
+        if not ok:
+            raise RuntimeError(f"dem: backend='cuda', but there is no usable CUDA device: {why}")
     if config is None:
         if "domain" not in settings:
             raise ValueError("dem: Simulator needs a config or domain=((x0, y0, z0), (x1, y1, z1))")

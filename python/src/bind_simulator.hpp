@@ -18,9 +18,6 @@
 #include "dem/dem.hpp"
 #include "dem/io/csv.hpp"
 #include "dem/io/vtk.hpp"
-#include "dem/shape/clump.hpp"
-#include "dem/shape/deformable_sphere.hpp"
-#include "dem/shape/polyhedron.hpp"
 #include "dem/track/tracker.hpp"
 
 namespace dem::python {
@@ -50,13 +47,6 @@ py::array view(const T* p, std::size_t count, std::size_t cols, py::handle owner
   }
   py::array a(py::dtype::of<T>(), shape, strides, p, owner);
   py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-  return a;
-}
-
-template <class T>
-py::array_t<T> to_array(const std::vector<T>& v) {
-  py::array_t<T> a(static_cast<py::ssize_t>(v.size()));
-  std::copy(v.begin(), v.end(), a.mutable_data());
   return a;
 }
 
@@ -103,7 +93,7 @@ void bind_tracker(py::module_& m, const std::string& name) {
   py::class_<T>(m, name.c_str(),
                 "The particles (bodies) with the given ids: their state by the tracker's order, read and set on the backend "
                 "(one gather or scatter of the tracked ones). Arrays are copies.")
-      .def_property_readonly("ids", [](const T& t) { return detail::to_array(t.ids()); })
+      .def_property_readonly("ids", [](const T& t) { return array_of(t.ids()); })
       .def("__len__", &T::size)
       .def("positions", &T::positions)
       .def("velocities", &T::velocities)
@@ -114,7 +104,7 @@ void bind_tracker(py::module_& m, const std::string& name) {
         for (std::size_t k = 0; k < a.size(); ++k) r.mutable_at(k) = a[k];
         return r;
       })
-      .def("families", [](T& t) { return detail::to_array(t.families()); })
+      .def("families", [](T& t) { return array_of(t.families()); })
       .def("set_families", &T::set_families, py::arg("families"))
       .def("set_family", &T::set_family, py::arg("family"))
       .def("contact_forces", &T::contact_forces, "Each tracked particle's contact force (particles and boundaries) of the last evaluation.")
@@ -306,7 +296,7 @@ py::object bind_simulator(py::module_& m, const std::string& name) {
       // ---- families ----
       .def("set_families", &S::set_families, py::arg("families"), "The family of every particle, by id.")
       .def("set_family", &S::set_family, py::arg("ids"), py::arg("family"))
-      .def("families", [](const S& s) { return detail::to_array(s.families()); })
+      .def("families", [](const S& s) { return array_of(s.families()); })
       .def("set_family_motion", &S::template set_family_motion<family::free>, py::arg("family"), py::arg("motion"))
       .def("set_family_motion", &S::template set_family_motion<family::fixed>, py::arg("family"), py::arg("motion"))
       .def("set_family_motion", &S::template set_family_motion<family::constant_velocity>, py::arg("family"), py::arg("motion"))
@@ -381,7 +371,7 @@ py::object bind_simulator(py::module_& m, const std::string& name) {
       .def("angular_velocities", &S::angular_velocities)
       .def("forces", &S::forces, "Total force of the last evaluation (gravity included), by id.")
       .def("torques", &S::torques)
-      .def("radii", [](const S& s) { return detail::to_array(s.radii()); }, "By id (the bounding radius of a rigid body).")
+      .def("radii", [](const S& s) { return array_of(s.radii()); }, "By id (the bounding radius of a rigid body).")
       .def("active",
            [](const S& s) {
              const io::snapshot snap = s.snapshot();
@@ -412,8 +402,8 @@ py::object bind_simulator(py::module_& m, const std::string& name) {
                 detail::with_selection(region, fam, [&](const auto& sel) { return inspect::network(static_cast<Sim&>(s), sel); });
             py::dict d;
             d["time"] = n.time;
-            d["id_a"] = detail::to_array(n.id_a);
-            d["id_b"] = detail::to_array(n.id_b);
+            d["id_a"] = array_of(n.id_a);
+            d["id_b"] = array_of(n.id_b);
             d["centre_a"] = points_array(n.centre_a);
             d["centre_b"] = points_array(n.centre_b);
             d["point"] = points_array(n.point);
@@ -503,8 +493,8 @@ py::object bind_simulator(py::module_& m, const std::string& name) {
           d["name"] = r.name;
           d["count"] = r.count;
           d["mass"] = r.mass;
-          d["time"] = detail::to_array(r.time);
-          d["cumulative_mass"] = detail::to_array(r.cumulative_mass);
+          d["time"] = array_of(r.time);
+          d["cumulative_mass"] = array_of(r.cumulative_mass);
           return d;
         },
         py::arg("outlet"));
@@ -566,7 +556,7 @@ py::object bind_simulator(py::module_& m, const std::string& name) {
     c.def("orientations", &S::orientations, "Principal frame -> world, (w, x, y, z) by id.");
   }
   if constexpr (deformable) {
-    c.def("deformed_radii", [](const S& s) { return detail::to_array(s.deformed_radii()); });
+    c.def("deformed_radii", [](const S& s) { return array_of(s.deformed_radii()); });
     c.def("deformation_report", &S::deformation_report);
     c.def_property("deformation_limit", &S::deformation_limit, &S::set_deformation_limit);
     c.def_property("deformation_interval", &S::deformation_interval, &S::set_deformation_interval);

@@ -6,6 +6,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,14 @@ inline bool load_numbers(py::handle src, double* out, std::size_t n) {
     return false;
   }
   return true;
+}
+
+// A 1-d NumPy array of the values (a copy).
+template <class T>
+py::array_t<T> array_of(const std::vector<T>& v) {
+  py::array_t<T> a(static_cast<py::ssize_t>(v.size()));
+  std::copy(v.begin(), v.end(), a.mutable_data());
+  return a;
 }
 
 // (n, 3) float64 array of the points (a copy).

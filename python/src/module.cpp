@@ -33,13 +33,6 @@ void register_simulator(py::module_& m, const char* shape, const char* law, cons
 
 namespace {
 
-template <class T>
-py::array_t<T> array_of(const std::vector<T>& v) {
-  py::array_t<T> a(static_cast<py::ssize_t>(v.size()));
-  std::copy(v.begin(), v.end(), a.mutable_data());
-  return a;
-}
-
 void bind_config(py::module_& m) {
   py::class_<simulation_config>(m, "Config", "The run-time settings of a simulator (dem::simulation_config); checked when a simulator is made.")
       .def(py::init([](const aabb& domain, const vec3d& gravity, double dt, double contact_margin, double boundary_margin, double max_speed,
