@@ -20,7 +20,7 @@ scripts/deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDEM_BUILD_EXAMPLES=ON -DDEM_NATIVE=ON -DDEM_BUILD_PYTHON=ON >/dev/null
 cmake --build build -j"$(nproc)" --target gravity_packing dem_python >/dev/null
 py=build/python/dem-python  # the interpreter the module was built for
-field() { sed -n "s/^summary: .*$1=\([^ ]*\).*/\1/p"; }
+field() { sed -n "s/^summary: .* $1=\([^ ]*\).*/\1/p"; }  # " name=": not the dense_ field of the same name
 cpp=() cpp_dense=() pyr=() py_dense=()
 for ((r = 1; r <= ROUNDS; ++r)); do
   c=$(build/examples/gravity_packing --n "$N" --time "$TIME" --backend host 2>/dev/null)
