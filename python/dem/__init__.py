@@ -56,7 +56,8 @@ def Simulator(config=None, *, shape="sphere", law="hertz_mindlin", precision="si
 
     ``config`` is a :class:`Config`; or give its fields as keywords (``domain`` is required then:
     ``((x0, y0, z0), (x1, y1, z1))``; ``dt``, ``gravity``, ``contact_margin``, ...).
-    ``backend="cuda"`` needs a module built with nvcc (DEM_PYTHON_CUDA) and a GPU.
+    ``backend="cuda"`` needs a module built with nvcc (DEM_PYTHON_CUDA, on when nvcc is found) and a GPU;
+    its arrays live on the device: positions() etc. copy them, local_arrays() is refused.
     """
     cls = simulator_class(shape, law, precision, backend)
     if backend == "cuda":

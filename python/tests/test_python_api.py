@@ -47,14 +47,37 @@ def test_an_unbuilt_combination_names_what_is_built():
     assert ("polyhedron", "hertz_mindlin", "single", "host") in dem.available()
 
 
-def test_cuda_without_a_gpu_is_refused_with_the_reason():
+def cuda_state():
+    """(has CUDA classes, GPU usable, why not)."""
     if not any(k[3] == "cuda" for k in dem.available()):
-        pytest.skip("this build has no CUDA classes (DEM_PYTHON_CUDA=OFF)")
+        return False, False, "this build has no CUDA classes (no nvcc, or DEM_PYTHON_CUDA=OFF)"
     ok, why = dem._core.cuda_device_available()
-    if ok:
-        pytest.skip("a GPU is present")
+    return True, ok, why
+
+
+def test_cuda_without_a_gpu_is_refused_with_the_reason():
+    built, gpu, why = cuda_state()
+    if not built or gpu:
+        pytest.skip(why if not built else "a GPU is present (test_cuda_runs_as_the_host does)")
     with pytest.raises(RuntimeError, match="no usable CUDA device"):
         dem.Simulator(domain=((0, 0, 0), (1, 1, 1)), backend="cuda")
+
+
+def test_cuda_runs_as_the_host():
+    built, gpu, why = cuda_state()
+    if not (built and gpu):
+        pytest.skip("GPU test not run: " + why)
+    runs = []
+    for backend in ("host", "cuda"):
+        sim, _ = small_sim(n=64, backend=backend)
+        dem.run(sim, 0.05)
+        runs.append((sim.positions(), sim.kinetic_energy(), sim.inspect_particles().count))
+    (xh, eh, nh), (xc, ec, nc) = runs
+    assert nh == nc == 64
+    # Not the same bits across backends (summation order), the same physics: a bed 1 mm deep.
+    assert np.abs(xh[:, 2].mean() - xc[:, 2].mean()) < 2e-4
+    with pytest.raises(TypeError, match="on the device"):
+        sim.local_arrays()
 
 
 # ---- the state: copies by id and views in place -------------------------------------------------
