@@ -295,8 +295,11 @@ class boundary_set {
     return {m.rotation * base.rotation, rotate(m.rotation, base.translation) + m.translation, m.velocity, m.omega};
   }
 
-  // The map of boundary b at time t (servos: from their integrated travel).
-  static rigid_motion motion_at(const description& d, double t) {
+  // The map of boundary b at time t (servos and free bodies: from their integrated travel, `servo`
+  // and `free` when given, else the boundary's own).
+  static rigid_motion motion_at(const description& d, double t, const servo_state* servo = nullptr, const free_body_state* free = nullptr) {
+    const servo_state& sv = servo ? *servo : d.servo_now;
+    const free_body_state& fb = free ? *free : d.free_now;
     switch (d.motion) {
       case motion_kind::fixed: return rigid_motion{d.now.rotation, d.now.translation, {0, 0, 0}, {0, 0, 0}};
       case motion_kind::constant_velocity: return after(d.velocity_motion(t), d.base);
@@ -307,14 +310,14 @@ class boundary_set {
         return d.user_motion(t);
       case motion_kind::servo: {
         rigid_motion m;
-        m.translation = d.servo_motion.direction * d.servo_now.travel;
-        m.velocity = d.servo_motion.direction * d.servo_now.velocity;
+        m.translation = d.servo_motion.direction * sv.travel;
+        m.velocity = d.servo_motion.direction * sv.velocity;
         return after(m, d.base);
       }
       case motion_kind::free_body: {
         rigid_motion m;
-        m.translation = d.free_now.displacement;
-        m.velocity = d.free_now.velocity;
+        m.translation = fb.displacement;
+        m.velocity = fb.velocity;
         return after(m, d.base);
       }
     }
@@ -323,25 +326,33 @@ class boundary_set {
 
   // Places every moving boundary at time t (servos and free bodies first advance by dt with the
   // particles' load of the last evaluation, load_of(b)). Returns whether any frame changed.
+  // All or nothing: every pose is computed before any is stored, so a motion that throws (a user
+  // motion's own error, a pose that is not finite, a restored user motion not set again) leaves every
+  // boundary as it was, and the simulator calls this before it touches the particles.
   template <class LoadOf>
   bool move(double t, double dt, LoadOf&& load_of, const vec3d& gravity) {
-    bool changed = false;
+    pending_.clear();
     for (std::uint32_t b = 0; b < size(); ++b) {
-      description& d = boundaries_[b];
+      const description& d = boundaries_[b];
       if (d.motion == motion_kind::fixed) continue;
-      if (d.motion == motion_kind::servo && dt > 0)
-        advance_servo(d.servo_motion, d.servo_now, -dot(load_of(b), d.servo_motion.direction), dt);
-      if (d.motion == motion_kind::free_body && dt > 0) advance_free_body(d.free_motion, d.free_now, load_of(b), gravity, dt);
-      const rigid_motion m = motion_at(d, t);
-      if (!finite(m))
+      pending_move p{b, d.servo_now, d.free_now, {}};
+      if (d.motion == motion_kind::servo && dt > 0) advance_servo(d.servo_motion, p.servo, -dot(load_of(b), d.servo_motion.direction), dt);
+      if (d.motion == motion_kind::free_body && dt > 0) advance_free_body(d.free_motion, p.free, load_of(b), gravity, dt);
+      p.pose = motion_at(d, t, &p.servo, &p.free);
+      if (!finite(p.pose))
         throw std::invalid_argument("dem: the motion of boundary '" + d.name + "' gives a pose or velocity that is not finite (or a rotation that is not a unit quaternion) at t = " +
                                     std::to_string(t) + " s");
-      d.now = m;
-      frames_host_[b] = frame_of(d);
-      changed = true;
+      pending_.push_back(p);
     }
-    if (changed) frames_.assign(frames_host_);
-    return changed;
+    for (const pending_move& p : pending_) {
+      description& d = boundaries_[p.boundary];
+      d.servo_now = p.servo;
+      d.free_now = p.free;
+      d.now = p.pose;
+      frames_host_[p.boundary] = frame_of(d);
+    }
+    if (!pending_.empty()) frames_.assign(frames_host_);
+    return !pending_.empty();
   }
 
   // The most any boundary's surface moved since the last wall-list build (a bound).
@@ -579,6 +590,14 @@ class boundary_set {
   }
 
   std::vector<description> boundaries_;
+  // move()'s poses, held until every boundary's is known.
+  struct pending_move {
+    std::uint32_t boundary;
+    servo_state servo;
+    free_body_state free;
+    rigid_motion pose;
+  };
+  std::vector<pending_move> pending_;
   std::vector<element<Real>> elements_host_;
   std::vector<frame<Real>> frames_host_;
   std::vector<std::uint32_t> analytic_host_;

@@ -1215,6 +1215,9 @@ class Simulator {
 
   void one_step() {
     [[maybe_unused]] const real dt = static_cast<real>(cfg_.dt);
+    // Moving boundaries go where they are at the end of the step, where the forces are evaluated;
+    // first, so that a motion that throws leaves the step undone (particles untouched).
+    const bool boundaries_moved = move_boundaries(time_ + cfg_.dt, cfg_.dt);
     double moved2;
     if constexpr (Policies::integrator::needs_initial_force && separate_integration) {
       using start = sim::sphere_start_kernel<Policies>;
@@ -1231,9 +1234,7 @@ class Simulator {
       const double beyond = backend_.reduce_max(num_particles_, family::displacement_beyond_margin<coord_space>{view(), coord_, family_margins()});
       moved2 = beyond * beyond;
     }
-    // Moving boundaries go where they are at the end of the step, where the forces are evaluated;
-    // a boundary that used up its share of the margin asks for a rebuild as a particle does.
-    const bool boundaries_moved = move_boundaries(time_ + cfg_.dt, cfg_.dt);
+    // A boundary that used up its share of the margin asks for a rebuild as a particle does.
     bool rebuild = !contacts_valid_ || moved2 > half * half || (boundaries_moved && walls_.moved_since_build(cfg_.domain) > boundary_budget());
     // Deformable spheres: the radii's growth since the build uses up the margin too.
     if constexpr (deformable) rebuild = rebuild || std::sqrt(moved2) + deform_growth_ > half;
