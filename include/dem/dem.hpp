@@ -16,5 +16,6 @@
 #include "dem/sim/simulator.hpp"
 #include "dem/sample/lattice.hpp"
 #include "dem/analysis/packing.hpp"
+#include "dem/inspect/any_region.hpp"
 #include "dem/inspect/inspect.hpp"
 #include "dem/family/motion.hpp"

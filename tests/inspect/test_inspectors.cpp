@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <stdexcept>
@@ -151,6 +152,53 @@ TEST_CASE("particle inspectors against the host state: all, a box, a ball, a cyl
   const auto none = inspect::particles(f.s, inspect::box{{0.049, 0.049, 0.049}, {0.05, 0.05, 0.05}});
   CHECK(none.count == 0);
   CHECK(std::isnan(none.centre_of_mass.x));
+}
+
+// Bit for bit (NaN included): the summaries hold integers and doubles only, without padding.
+template <class Summary>
+bool same_bits(const Summary& a, const Summary& b) {
+  return std::memcmp(&a, &b, sizeof(Summary)) == 0;
+}
+
+TEST_CASE("any_region and any_family give the bits of the regions and filters they stand for") {
+  scattered f;
+  const inspect::box b{{-0.01, -0.015, -0.02}, {0.012, 0.01, 0.005}};
+  const inspect::ball ball{{0.003, -0.002, 0.001}, 0.012};
+  const inspect::cylinder cyl{{0.0, 0.001, -0.01}, {0, 0, 2}, 0.009, 0.025};
+  const inspect::half_space half{{0, 0, 0.001}, {0, 1, 1}};
+  const inspect::any_family every;
+  CHECK(same_bits(inspect::particles(f.s, inspect::where(inspect::any_region{}, every)), inspect::particles(f.s)));
+  CHECK(same_bits(inspect::particles(f.s, inspect::any_region(b)), inspect::particles(f.s, b)));
+  CHECK(same_bits(inspect::particles(f.s, inspect::any_region(ball)), inspect::particles(f.s, ball)));
+  CHECK(same_bits(inspect::particles(f.s, inspect::any_region(cyl)), inspect::particles(f.s, cyl)));
+  CHECK(same_bits(inspect::particles(f.s, inspect::any_region(half)), inspect::particles(f.s, half)));
+  CHECK(!std::isnan(inspect::particles(f.s, inspect::any_region(cyl)).packing_fraction));
+  CHECK(std::isnan(inspect::particles(f.s, inspect::any_region(half)).packing_fraction));
+  CHECK(std::isnan(inspect::particles(f.s, inspect::any_region{}).packing_fraction));
+  // Families: half the particles moved to family 1.
+  std::vector<dem::family::family_id> fam(400);
+  for (std::size_t k = 0; k < fam.size(); ++k) fam[k] = k % 2;
+  f.s.set_families(fam);
+  const auto in_1 = inspect::particles(f.s, inspect::where(b, inspect::in_family{1}));
+  CHECK(in_1.count > 0);
+  CHECK(in_1.count < inspect::particles(f.s, b).count);
+  CHECK(same_bits(inspect::particles(f.s, inspect::where(inspect::any_region(b), inspect::any_family{1})), in_1));
+  // Contacts and the network, on a pressed lattice.
+  dem::simulation_config c = zero_g_config(0.02);
+  c.allow_initial_overlap = true;
+  c.dt = 1e-7;
+  sim s(c);
+  const auto m = s.add_material({"a", 2500, 1e8, 0.3, 0.5, 0.5, 0.0});
+  s.add_particles(pressed_cubic_lattice(5, 1e-3, 2e-6), m);
+  s.step(1);
+  const inspect::ball core{{4e-3, 4e-3, 4e-3}, 3e-3};
+  CHECK(same_bits(inspect::contacts(s, inspect::any_region(core)), inspect::contacts(s, core)));
+  CHECK(same_bits(inspect::contacts(s, inspect::any_region{}), inspect::contacts(s)));
+  CHECK(inspect::network(s, inspect::any_region(core)).size() == inspect::network(s, core).size());
+  CHECK(inspect::network(s, inspect::any_region(core)).normal_force == inspect::network(s, core).normal_force);
+  CHECK(inspect::network(s, inspect::where(inspect::any_region{}, inspect::any_family{3})).size() == 0);
+  // The held region's checks.
+  CHECK_THROWS_WITH(inspect::particles(f.s, inspect::any_region(inspect::ball{{0, 0, 0}, -1.0})), doctest::Contains("ball region radius is -1"));
 }
 
 TEST_CASE("a dense packing's packing fraction: a lattice of touching spheres fills pi/6 of a cell-aligned box") {
