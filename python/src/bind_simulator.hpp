@@ -16,6 +16,7 @@
 
 #include "common.hpp"
 #include "dem/dem.hpp"
+#include "dem/inspect/any_region.hpp"
 #include "dem/io/csv.hpp"
 #include "dem/io/vtk.hpp"
 #include "dem/track/tracker.hpp"
@@ -64,25 +65,20 @@ inline boundary::axisymmetric axisymmetric(const vec3d& base, const vec3d& axis,
   return c;
 }
 
-// Runs f(region) with the inspect region a Python object stands for (None: everywhere).
-template <class F>
-auto with_region(const py::object& r, F&& f) {
-  if (r.is_none()) return f(inspect::everywhere{});
-  if (py::isinstance<inspect::box>(r)) return f(r.cast<inspect::box>());
-  if (py::isinstance<inspect::ball>(r)) return f(r.cast<inspect::ball>());
-  if (py::isinstance<inspect::cylinder>(r)) return f(r.cast<inspect::cylinder>());
-  if (py::isinstance<inspect::half_space>(r)) return f(r.cast<inspect::half_space>());
-  throw py::type_error("dem: a region is None (everywhere), dem.inspect.Box, Ball, Cylinder or HalfSpace, not " +
-                       py::str(py::type::of(r)).cast<std::string>());
-}
-
-// ... and with the selection: the region, and the family filter when one is given.
-template <class F>
-auto with_selection(const py::object& r, const std::optional<family::family_id>& fam, F&& f) {
-  return with_region(r, [&](const auto& region) {
-    if (fam) return f(inspect::where(region, inspect::in_family{*fam}));
-    return f(inspect::where(region));
-  });
+// The inspect region a Python object stands for (None: everywhere) and the family filter (None:
+// every family), as the run-time kinds (inspect/any_region.hpp): one instantiation of each inspector.
+inline inspect::selection<inspect::any_region, inspect::any_family> selection_of(const py::object& r, const std::optional<family::family_id>& fam) {
+  inspect::selection<inspect::any_region, inspect::any_family> sel;
+  if (fam) sel.filter.family = *fam;
+  if (r.is_none()) return sel;
+  if (py::isinstance<inspect::box>(r)) sel.where = r.cast<inspect::box>();
+  else if (py::isinstance<inspect::ball>(r)) sel.where = r.cast<inspect::ball>();
+  else if (py::isinstance<inspect::cylinder>(r)) sel.where = r.cast<inspect::cylinder>();
+  else if (py::isinstance<inspect::half_space>(r)) sel.where = r.cast<inspect::half_space>();
+  else
+    throw py::type_error("dem: a region is None (everywhere), dem.inspect.Box, Ball, Cylinder or HalfSpace, not " +
+                         py::str(py::type::of(r)).cast<std::string>());
+  return sel;
 }
 
 }  // namespace detail
@@ -136,7 +132,7 @@ py::object bind_simulator(py::module_& m, const std::string& name) {
       .def_property_readonly_static("bytes_per_contact", [](py::object) { return Sim::bytes_per_contact(); })
       // ---- configuration ----
       .def_property_readonly("config", &S::config)
-      .def_property("dt", &S::dt, [](S& s, double dt) { s.set_dt(dt); }, "The time step (s); setting it checks it against the stable step.")
+      .def_property("dt", &S::dt, [](S& s, double dt) { s.set_dt(dt); }, "The time step (s). Setting it checks that it is > 0 and finite; the next step checks it against the stable step of the particles then present.")
       .def_property("gravity", &S::gravity, &S::set_gravity)
       .def_property_readonly("time", &S::time)
       .def_property_readonly("step_count", &S::step_count)
@@ -385,21 +381,20 @@ py::object bind_simulator(py::module_& m, const std::string& name) {
       .def(
           "inspect_particles",
           [](S& s, const py::object& region, std::optional<family::family_id> fam) {
-            return detail::with_selection(region, fam, [&](const auto& sel) { return inspect::particles(static_cast<Sim&>(s), sel); });
+            return inspect::particles(static_cast<Sim&>(s), detail::selection_of(region, fam));
           },
           py::arg("region") = py::none(), py::arg("family") = py::none(),
           "Count, mass, centre of mass, momentum, kinetic energy, packing fraction... of the particles in a region (one pass on the backend).")
       .def(
           "inspect_contacts",
           [](S& s, const py::object& region, std::optional<family::family_id> fam) {
-            return detail::with_selection(region, fam, [&](const auto& sel) { return inspect::contacts(static_cast<Sim&>(s), sel); });
+            return inspect::contacts(static_cast<Sim&>(s), detail::selection_of(region, fam));
           },
           py::arg("region") = py::none(), py::arg("family") = py::none(), "Coordination number, Love-Weber stress, fabric of the region's contacts.")
       .def(
           "contact_network",
           [](S& s, const py::object& region, std::optional<family::family_id> fam) {
-            const inspect::contact_network n =
-                detail::with_selection(region, fam, [&](const auto& sel) { return inspect::network(static_cast<Sim&>(s), sel); });
+            const inspect::contact_network n = inspect::network(static_cast<Sim&>(s), detail::selection_of(region, fam));
             py::dict d;
             d["time"] = n.time;
             d["id_a"] = array_of(n.id_a);

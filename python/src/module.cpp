@@ -339,9 +339,7 @@ void bind_io(py::module_& core) {
       "read_csv",
       [](const std::string& path) {
         const io::snapshot s = io::read_csv(path);
-        py::dict d;
-        d["time"] = s.time;
-        d["step"] = s.step;
+        py::dict d;  // no time or step: the file is a plain column list and holds neither
         d["id"] = array_of(s.id);
         d["position"] = points_array(s.position);
         d["velocity"] = points_array(s.velocity);
@@ -350,7 +348,8 @@ void bind_io(py::module_& core) {
         d["active"] = array_of(s.active);
         return d;
       },
-      py::arg("path"), "A particle CSV file (as write_csv writes it) as a dict of NumPy arrays.");
+      py::arg("path"), "A particle CSV file (as write_csv writes it) as a dict of NumPy arrays: id, position, velocity, angular_velocity, radius, active. "
+      "The file holds no time or step.");
 }
 
 void bind_shapes(py::module_& core) {
