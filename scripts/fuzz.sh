@@ -10,6 +10,7 @@
 #   scripts/fuzz.sh [SECONDS]     default 60 s per target; TARGETS="obj stl" to pick
 #   RUNS=1000000 scripts/fuzz.sh  each target until it has executed RUNS inputs (no time limit;
 #                                 for the documented runs of at least 1e6 executions per reader)
+#   FUZZ_JOBS=1 scripts/fuzz.sh   one target at a time (default: one per core)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -19,25 +20,39 @@ cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelW
       -DDEM_BUILD_TESTS=OFF -DDEM_BUILD_EXAMPLES=OFF -DDEM_BUILD_BENCHMARKS=OFF -DDEM_ENABLE_CUDA=OFF -DDEM_NATIVE=ON >/dev/null
 cmake --build build-fuzz -j"$(nproc)" --target $(for t in $targets; do printf 'fuzz_%s ' "$t"; done) >/dev/null
 mkdir -p build-fuzz/artifacts
-failed=0
-rows=()
-for t in $targets; do
-  work=build-fuzz/corpus/$t
+# One target per core at a time (each libFuzzer process is single-threaded); the results are
+# printed in the targets' order once all have run.
+fuzz_one() {
+  local t=$1 work=build-fuzz/corpus/$1 log=build-fuzz/fuzz_$1.log rc
   mkdir -p "$work"
   cp -n tests/fuzz/corpus/"$t"/* "$work"/ 2>/dev/null || true
-  dirs=("$work")
+  local dirs=("$work")
   [[ -d tests/fuzz/regressions/$t ]] && dirs+=(tests/fuzz/regressions/"$t")
-  log=build-fuzz/fuzz_$t.log
-  if [[ -n "${RUNS:-}" ]]; then echo "== fuzz_$t for $RUNS executions"; else echo "== fuzz_$t for ${seconds} s"; fi
-  set +e
+  local limit
   if [[ -n "${RUNS:-}" ]]; then limit=(-runs="$RUNS"); else limit=(-max_total_time="$seconds"); fi
+  set +e
   build-fuzz/tests/fuzz/fuzz_"$t" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
       -artifact_prefix=build-fuzz/artifacts/"$t"- "${dirs[@]}" >"$log" 2>&1
   rc=$?
   set -e
+  echo "$rc" >build-fuzz/fuzz_$t.rc
+}
+parallel=${FUZZ_JOBS:-$(nproc)}
+for t in $targets; do
+  while (($(jobs -rp | wc -l) >= parallel)); do wait -n || true; done
+  if [[ -n "${RUNS:-}" ]]; then echo "== fuzz_$t for $RUNS executions"; else echo "== fuzz_$t for ${seconds} s"; fi
+  rm -f build-fuzz/fuzz_$t.rc
+  fuzz_one "$t" &
+done
+wait
+failed=0
+rows=()
+for t in $targets; do
+  log=build-fuzz/fuzz_$t.log
+  rc=$(cat build-fuzz/fuzz_$t.rc 2>/dev/null || echo "?")
   runs=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\)/\1/p' "$log" | tail -n 1)
   speed=$(sed -n 's/^stat::average_exec_per_sec: *\([0-9]*\)/\1/p' "$log" | tail -n 1)
-  if [[ $rc -ne 0 ]]; then
+  if [[ "$rc" != 0 ]]; then
     failed=1
     echo "fuzz_$t FAILED (exit $rc); the end of $log:"
     tail -n 40 "$log"
