@@ -3,7 +3,7 @@
 
 usage:
   rm -f /tmp/co.csv
-  DEM_CHUNG_OOI_CSV=/tmp/co.csv build/tests/force_test_impact_host -tc='oblique*'
+  DEM_CHUNG_OOI_CSV=/tmp/co.csv build/tests/dem_tests_host -sf="*/force/test_impact.cpp" -tc='oblique*'
   scripts/plot_chung_ooi.py /tmp/co.csv docs/validation
 
 The CSV has a row per simulated impact: test, law, swept value (incidence in degrees, tangential

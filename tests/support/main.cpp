@@ -1,5 +1,8 @@
 // doctest main shared by all test executables. CUDA builds skip (exit 77, reported by ctest as
-// SKIPPED, never as passed) when no usable GPU is present.
+// SKIPPED, never as passed) when no usable GPU is present. A run whose filters select no test case
+// fails: the unity builds (tests/CMakeLists.txt, DEM_TEST_UNITY) run each source's tests from its
+// group's executable with a --source-file filter, and a filter that matched nothing would pass
+// silently.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -7,6 +10,32 @@
 #include <string>
 
 #include "support/test_backend.hpp"
+
+namespace {
+bool run_ended = false;
+unsigned selected = 0;
+
+struct selection_listener : doctest::IReporter {
+  explicit selection_listener(const doctest::ContextOptions&) {}
+  void report_query(const doctest::QueryData&) override {}
+  void test_run_start() override {}
+  void test_run_end(const doctest::TestRunStats& stats) override {
+    run_ended = true;
+    selected = stats.numTestCasesPassingFilters;
+  }
+  void test_case_start(const doctest::TestCaseData&) override {}
+  void test_case_reenter(const doctest::TestCaseData&) override {}
+  void test_case_end(const doctest::CurrentTestCaseStats&) override {}
+  void test_case_exception(const doctest::TestCaseException&) override {}
+  void subcase_start(const doctest::SubcaseSignature&) override {}
+  void subcase_end() override {}
+  void log_assert(const doctest::AssertData&) override {}
+  void log_message(const doctest::MessageData&) override {}
+  void test_case_skipped(const doctest::TestCaseData&) override {}
+};
+}  // namespace
+
+DOCTEST_REGISTER_LISTENER("selection", 1, selection_listener);
 
 int main(int argc, char** argv) {
 #if defined(DEM_TEST_BACKEND_CUDA)
@@ -17,5 +46,10 @@ int main(int argc, char** argv) {
   }
 #endif
   doctest::Context context(argc, argv);
-  return context.run();
+  const int result = context.run();
+  if (result == 0 && run_ended && selected == 0 && !context.shouldExit()) {
+    std::fprintf(stderr, "no test case matched the filters: nothing ran\n");
+    return 1;
+  }
+  return result;
 }
