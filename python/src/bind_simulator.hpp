@@ -16,7 +16,6 @@
 
 #include "common.hpp"
 #include "dem/dem.hpp"
-#include "dem/inspect/any_region.hpp"
 #include "dem/io/csv.hpp"
 #include "dem/io/vtk.hpp"
 #include "dem/track/tracker.hpp"

@@ -295,11 +295,8 @@ class boundary_set {
     return {m.rotation * base.rotation, rotate(m.rotation, base.translation) + m.translation, m.velocity, m.omega};
   }
 
-  // The map of boundary b at time t (servos and free bodies: from their integrated travel, `servo`
-  // and `free` when given, else the boundary's own).
-  static rigid_motion motion_at(const description& d, double t, const servo_state* servo = nullptr, const free_body_state* free = nullptr) {
-    const servo_state& sv = servo ? *servo : d.servo_now;
-    const free_body_state& fb = free ? *free : d.free_now;
+  // The map of boundary b at time t (servos and free bodies: from the integrated travel `sv` and `fb`).
+  static rigid_motion motion_at(const description& d, double t, const servo_state& sv, const free_body_state& fb) {
     switch (d.motion) {
       case motion_kind::fixed: return rigid_motion{d.now.rotation, d.now.translation, {0, 0, 0}, {0, 0, 0}};
       case motion_kind::constant_velocity: return after(d.velocity_motion(t), d.base);
@@ -338,7 +335,7 @@ class boundary_set {
       pending_move p{b, d.servo_now, d.free_now, {}};
       if (d.motion == motion_kind::servo && dt > 0) advance_servo(d.servo_motion, p.servo, -dot(load_of(b), d.servo_motion.direction), dt);
       if (d.motion == motion_kind::free_body && dt > 0) advance_free_body(d.free_motion, p.free, load_of(b), gravity, dt);
-      p.pose = motion_at(d, t, &p.servo, &p.free);
+      p.pose = motion_at(d, t, p.servo, p.free);
       if (!finite(p.pose))
         throw std::invalid_argument("dem: the motion of boundary '" + d.name + "' gives a pose or velocity that is not finite (or a rotation that is not a unit quaternion) at t = " +
                                     std::to_string(t) + " s");
