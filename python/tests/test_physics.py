@@ -6,7 +6,7 @@ closed form or a published benchmark:
 - Hertz impact: Chung & Ooi (2011) test 1, the C++ tests/force/test_impact.cpp;
 - linear contact time: pi sqrt(m*/k);
 - restitution and momentum of two unequal spheres;
-- static Hertz and linear overlaps;
+- static Hertz and linear overlaps; adhesive (JKR, DMT, cohesive) force-free overlaps;
 - sliding, rolling and incline kinematics (5/7 and 2/7 factors, mu g);
 - a moving wall's (1 + e) U kick;
 - vibrated plates below and above Gamma = 1;
@@ -148,6 +148,35 @@ def test_static_overlap_on_a_rigid_plane(law):
     assert sim.boundary_force(floor) == pytest.approx((0, 0, -weight), rel=1e-9, abs=1e-15)
 
 
+ADHESIVE_LAWS = [law for law in ("hertz_mindlin_jkr", "hertz_mindlin_dmt", "hertz_mindlin_cohesive") if law in SPHERE_LAWS]
+
+
+@pytest.mark.parametrize("law", ADHESIVE_LAWS)
+@pytest.mark.parametrize("precision", PRECISIONS)
+def test_an_adhesive_sphere_rests_on_a_plane_at_the_closed_form_overlap(law, precision):
+    """Without gravity or load, adhesion pulls a 1 mm sphere onto a rigid plane until the elastic
+    repulsion balances it (w = 0.05 J/m^2, E* = 10 MPa, R* = R):
+    - DMT, and the cohesive law while touching: 4/3 E* sqrt(R) d^1.5 = 2 pi w R;
+    - JKR: a^3 = 9 pi w R^2 / (2 E*), d = a^2 / R - sqrt(2 pi w a / E*) (a force-free contact).
+    The overlaps differ (0.82 um and 0.57 um), so each law is told apart from the others."""
+    r, w, E = 1e-3, 0.05, 1e7
+    sim = zero_g(0.01, law=law, precision=precision, dt=1e-6)
+    bead = sim.add_material(dem.Material("bead", density=2500, youngs_modulus=E, restitution=0.2, friction=0.3, work_of_adhesion=w))
+    wall = sim.add_material(dem.Material("wall", density=7800, youngs_modulus=2e11, restitution=0.2, friction=0.3, work_of_adhesion=w, rigid=True))
+    sim.set_pair(bead, wall, effective_youngs=E, cohesion_range=1e-5)
+    sim.add_plane((0, 0, 0), (0, 0, 1), wall)
+    sim.add_particles([(0, 0, r - 1e-9)], r, bead)  # 1 nm of overlap (DMT pulls only while the overlap is positive), at rest
+    sim.step(30000)  # 30 ms: about 35 periods of the contact's oscillation, damped at e = 0.2
+    if law == "hertz_mindlin_jkr":
+        a = (9 * math.pi * w * r * r / (2 * E)) ** (1 / 3)
+        expected = a * a / r - math.sqrt(2 * math.pi * w * a / E)
+    else:
+        expected = (2 * math.pi * w * r / (4 / 3 * E * math.sqrt(r))) ** (2 / 3)
+    overlap = r - sim.positions()[0, 2]
+    assert overlap == pytest.approx(expected, rel=2e-3 if precision == "double" else 1e-2), (law, overlap, expected)
+    assert abs(sim.velocities()[0, 2]) < (1e-6 if precision == "double" else 1e-5)  # against about 1e-3 m/s while it settles
+
+
 def settled_on_plane(law, precision, r, mu, gravity=(0, 0, -G), length=2.0):
     sim = dem.Simulator(domain=((-0.05, -0.05, -0.01), (length, 0.05, 0.05)), dt=2e-6, law=law, precision=precision, gravity=gravity)
     sim.set_log(False)
@@ -157,7 +186,7 @@ def settled_on_plane(law, precision, r, mu, gravity=(0, 0, -G), length=2.0):
     return sim, plane
 
 
-@pytest.mark.parametrize("law", ["hertz_mindlin", "linear_spring_dashpot"])
+@pytest.mark.parametrize("law", [law for law in ("hertz_mindlin", "hertz_mindlin_incremental", "linear_spring_dashpot") if law in SPHERE_LAWS])
 @pytest.mark.parametrize("precision", PRECISIONS)
 def test_a_sliding_sphere_decelerates_at_mu_g_then_rolls_at_five_sevenths(law, precision):
     """Launched sliding at v0 = 1 m/s without spin on a plane with mu = 0.3: Coulomb friction
