@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -270,6 +271,41 @@ TEST_CASE("contact inspectors on a compressed cubic lattice: coordination, histo
   CHECK(one.contact_ends == 6);
   const auto local = inspect::network(s, inspect::ball{mid, 1.01 * r});
   CHECK(local.size() == 6);
+  // Boxes that cut the lattice: every sum against the network on the host, each contact's ends
+  // weighted by whether their centres are in the box (contacts across the cut count half in the
+  // moment). The lower three layers (3/5 of the particles) take the pass over the listed pairs, the
+  // bottom layer (1/5) the walk over the selected particles' incident entries.
+  std::vector<int> touching(n * n * n, 0);
+  for (std::size_t k = 0; k < net.size(); ++k) ++touching[net.id_a[k]], ++touching[net.id_b[k]];
+  const auto centres = s.positions();
+  for (const double top : {2.5 * a, 0.5 * a}) {
+    CAPTURE(top);
+    const inspect::box cut{{-2 * r, -2 * r, -2 * r}, {n * a + 2 * r, n * a + 2 * r, top}};
+    const auto part = inspect::contacts(s, cut);
+    double ref_moment[9] = {}, ref_fabric[9] = {}, ref_ends = 0;
+    for (std::size_t k = 0; k < net.size(); ++k) {
+      const double w = double(cut.contains(net.centre_a[k])) + double(cut.contains(net.centre_b[k]));
+      const vec3d l = net.centre_b[k] - net.centre_a[k], f = net.normal_force[k] + net.tangential_force[k];
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          ref_moment[3 * i + j] += 0.5 * w * l[i] * f[j];
+          ref_fabric[3 * i + j] += w * l[i] * l[j] / norm2(l);
+        }
+      ref_ends += w;
+    }
+    std::array<std::uint64_t, inspect::contact_summary::bins> ref_histogram{};
+    std::uint64_t ref_particles = 0;
+    for (std::size_t i = 0; i < centres.size(); ++i)
+      if (cut.contains(centres[i])) ++ref_particles, ++ref_histogram[std::min(touching[i], inspect::contact_summary::bins - 1)];
+    CHECK(part.particles == ref_particles);
+    CHECK(part.particles == std::uint64_t((top > a ? 3 : 1) * n * n));
+    CHECK(part.contact_ends == std::uint64_t(ref_ends));
+    CHECK(part.histogram == ref_histogram);
+    for (int k = 0; k < 9; ++k) {
+      CHECK(part.force_moment[k] == doctest::Approx(ref_moment[k]).epsilon(1e-9).scale(1e-12));
+      CHECK(part.fabric[k] == doctest::Approx(ref_fabric[k] / ref_ends).epsilon(1e-9).scale(1e-12));
+    }
+  }
   // CSV and VTU output of the network.
   const std::string dir = "inspect_output";
   std::filesystem::create_directories(dir);
@@ -280,6 +316,35 @@ TEST_CASE("contact inspectors on a compressed cubic lattice: coordination, histo
   CHECK(csv.rfind("id_a,id_b,x,y,z,", 0) == 0);
   const std::string vtu = dem::io::read_file(dir + "/net.vtu");
   CHECK(vtu.find("NumberOfCells=\"" + std::to_string(net.size()) + "\"") != std::string::npos);
+}
+
+TEST_CASE("contact inspectors in single precision: the sums against the network to float rounding") {
+  // The host sums each chunk of pairs in float lanes (contact_summary.hpp): the result must stay
+  // within float rounding of a double sum over the same forces.
+  dem::simulation_config c = zero_g_config(0.03);
+  c.allow_initial_overlap = true;
+  c.dt = 1e-7;
+  sim_t<dem::force::hertz_mindlin, dem::precision::single> s(c);
+  const auto m = s.add_material({"a", 2500, 1e8, 0.3, 0.5, 0.5, 0.0});
+  const int n = 12;  // 1,728 particles, 4,752 contacts: several chunks of pairs
+  const double r = 1e-3;
+  s.add_particles(pressed_cubic_lattice(n, r, 2e-6), m);
+  s.step(1);
+  const auto cs = inspect::contacts(s);
+  const auto net = inspect::network(s);
+  REQUIRE(net.size() == std::size_t(3 * n * n * (n - 1)));
+  double moment[9] = {}, fabric[9] = {};
+  for (std::size_t k = 0; k < net.size(); ++k) {
+    const vec3d l = net.centre_b[k] - net.centre_a[k], f = net.normal_force[k] + net.tangential_force[k];
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) moment[3 * i + j] += l[i] * f[j], fabric[3 * i + j] += 2 * l[i] * l[j] / norm2(l);
+  }
+  CHECK(cs.contact_ends == 2 * net.size());
+  const double scale = std::max({std::abs(moment[0]), std::abs(moment[4]), std::abs(moment[8])});
+  for (int k = 0; k < 9; ++k) {
+    CHECK(std::abs(cs.force_moment[k] - moment[k]) <= 1e-5 * scale);
+    CHECK(cs.fabric[k] == doctest::Approx(fabric[k] / (2.0 * net.size())).epsilon(1e-5).scale(1));
+  }
 }
 
 TEST_CASE("inspectors refuse bad regions and stale contact forces with named errors") {

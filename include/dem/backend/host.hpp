@@ -212,10 +212,14 @@ struct host {
 #endif
     for (std::int64_t c = 0; c < static_cast<std::int64_t>(chunks); ++c) {
       T s = identity;
-      const index_t end = std::min<index_t>(n, static_cast<index_t>((c + 1) * chunk));
-      for (index_t i = static_cast<index_t>(c * chunk); i < end; ++i) {
-        if constexpr (requires(T& acc) { f.accumulate(acc, i); }) f.accumulate(s, i);  // into s: no T per element
-        else s = op(s, f(i));
+      const index_t begin = static_cast<index_t>(c * chunk), end = std::min<index_t>(n, static_cast<index_t>((c + 1) * chunk));
+      if constexpr (requires(T& acc) { f.accumulate_range(acc, begin, end); }) {
+        f.accumulate_range(s, begin, end);  // the functor's own (vectorised) loop over the chunk
+      } else {
+        for (index_t i = begin; i < end; ++i) {
+          if constexpr (requires(T& acc) { f.accumulate(acc, i); }) f.accumulate(s, i);  // into s: no T per element
+          else s = op(s, f(i));
+        }
       }
       part[c] = s;
     }

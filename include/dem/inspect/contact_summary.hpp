@@ -1,7 +1,8 @@
 #pragma once
-// inspect::contacts: one pass over the selected particles and their listed contacts (through the
-// incident lists the particle kernel gathers with) giving the coordination number and its
-// histogram, the fabric tensor and the Love–Weber stress of the region.
+// inspect::contacts: the coordination number and its histogram, the fabric tensor and the
+// Love–Weber stress of a selection, in one pass over the particles (which are selected, and the
+// histogram of their touching counts) and one over the listed pairs (each contact once, weighted
+// by its selected ends).
 //
 // A listed pair is a contact when the law gave it a non-zero force at the last evaluation
 // (cohesive laws: within their range). Contacts with boundaries are not counted: choose a region
@@ -66,17 +67,16 @@ DEM_HD bool touching(const sim::contact_results<Real>& r, std::uint32_t c) {
   return !(r.force[c] == z);
 }
 
+// Pass 1, over the particles: which are selected (`selected`, 1 or 0 per particle, for pass 2),
+// their count, and the histogram of their touching contacts (counted by the step's particle
+// kernel, sim/step_kernels.hpp: gathering every incident force again cost most of a step at 1e6).
 template <class P, class Region, class Filter>
-struct contact_summary_kernel {
+struct contact_selection_kernel {
   using Space = typename P::coord_space;
-  using Real = typename P::real;
   sim::particle_view<Space> p;
   typename Space::params coord;
-  const std::uint32_t* pair_a;
-  const std::uint32_t* pair_b;
-  sim::contact_results<Real> results;
-  const std::uint32_t* incident_offset;  // null when there are no contacts
-  const std::uint32_t* incident_entry;
+  const std::uint8_t* touching_count;  // null when there are no contacts
+  std::uint32_t* selected;  // 32 bits: the pair pass gathers them (AVX-512 has no byte gathers)
   Region where;
   Filter filter;
   DEM_HD contact_accumulator operator()(index_t i) const {
@@ -86,42 +86,144 @@ struct contact_summary_kernel {
   }
   // a = fold(a, (*this)(i)), without building the element's accumulator (backend::host uses it).
   DEM_HD void accumulate(contact_accumulator& a, index_t i) const {
-    if (!p.active[i]) return;
-    const vec3d x = Space::to_world(coord, p.pos[i]);
-    if (!where.contains(x) || !filter(state_of<P>(p, i, x))) return;
+    bool in = false;
+    if (p.active[i]) {
+      const vec3d x = Space::to_world(coord, p.pos[i]);
+      in = where.contains(x) && filter(state_of<P>(p, i, x));
+    }
+    selected[i] = in ? 1 : 0;
+    if (!in) return;
+    const int n = touching_count ? touching_count[i] : 0;
+    a.sum[c_particles] += 1.0;
+    a.sum[c_histogram + (n < contact_summary::bins - 1 ? n : contact_summary::bins - 1)] += 1.0;
+  }
+};
+
+// Pass 2, over the listed pairs, each once: a touching pair adds its terms once per selected end.
+// A's end: (x_B - x_A) (x) f_A; B's: (x_A - x_B) (x) (-f_A), the same product; the fabric's
+// n (x) n is the same at both ends too. So the weight is the number of selected ends.
+template <class P>
+struct contact_pair_summary_kernel {
+  using Space = typename P::coord_space;
+  using Real = typename P::real;
+  sim::particle_view<Space> p;
+  typename Space::params coord;
+  const std::uint32_t* pair_a;
+  const std::uint32_t* pair_b;
+  sim::contact_results<Real> results;
+  const std::uint32_t* selected;
+  DEM_HD contact_accumulator operator()(index_t c) const {
+    contact_accumulator a = contact_accumulator::identity();
+    accumulate(a, c);
+    return a;
+  }
+  DEM_HD void accumulate(contact_accumulator& a, index_t c) const {
+    if (!touching(results, c)) return;
+    const std::uint32_t ia = pair_a[c], ib = pair_b[c];
+    const double w = double(selected[ia]) + double(selected[ib]);
+    if (w == 0.0) return;
+    const vec3d l(Space::difference(coord, p.pos[ib], p.pos[ia]));  // from A to B
+    const vec3d f(results.force[c]);
+    const double half = 0.5 * w;
+    for (int r = 0; r < 3; ++r)
+      for (int s = 0; s < 3; ++s) a.sum[c_moment + 3 * r + s] += half * l[r] * f[s];
+    const double d2 = norm2(l), scale = w / (d2 > 0 ? d2 : 1.0);
+    const double xx = l.x * l.x * scale, xy = l.x * l.y * scale, xz = l.x * l.z * scale, yy = l.y * l.y * scale,
+                 yz = l.y * l.z * scale, zz = l.z * l.z * scale;
+    a.sum[c_fabric + 0] += xx, a.sum[c_fabric + 1] += xy, a.sum[c_fabric + 2] += xz;
+    a.sum[c_fabric + 3] += xy, a.sum[c_fabric + 4] += yy, a.sum[c_fabric + 5] += yz;
+    a.sum[c_fabric + 6] += xz, a.sum[c_fabric + 7] += yz, a.sum[c_fabric + 8] += zz;
+    a.sum[c_ends] += w;
+  }
+#if !DEM_DEVICE_CODE
+  // The host's loop over pairs [begin, end) (backend::host calls it per chunk): the same sums,
+  // branch-free (a pair that does not count has weight 0) and vectorised, each SIMD lane summing
+  // its own share in a fixed order, so the result does not depend on the thread count. The lanes
+  // compute and sum in the run's precision (a lane sums at most chunk / 16 = 64 pairs; the chunks'
+  // sums are added in double): on the 3.5e6 listed pairs of the 1e6 bed, single precision, the pass
+  // took 8.5 ms, 13 ms in double lanes, 13 ms scalar (docs/performance.md, "Inspectors"). Indices
+  // are read as signed 32-bit (a host list holds under 2^31 pairs), which the gathers need.
+  void accumulate_range(contact_accumulator& a, index_t begin, index_t end) const {
+    using T = Real;
+    T m0 = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0;
+    T fxx = 0, fxy = 0, fxz = 0, fyy = 0, fyz = 0, fzz = 0, ends = 0;
+    const vec3<Real>* force = results.force;
+    const std::int32_t* ia_of = reinterpret_cast<const std::int32_t*>(pair_a);  // signed: 32-bit gathers
+    const std::int32_t* ib_of = reinterpret_cast<const std::int32_t*>(pair_b);
+#if defined(_OPENMP)
+#pragma omp simd reduction(+ : m0, m1, m2, m3, m4, m5, m6, m7, m8, fxx, fxy, fxz, fyy, fyz, fzz, ends)
+#endif
+    for (std::int32_t c = std::int32_t(begin); c < std::int32_t(end); ++c) {
+      const T fx = force[c].x, fy = force[c].y, fz = force[c].z;
+      const T touches = (fx != T(0)) | (fy != T(0)) | (fz != T(0));
+      const std::int32_t ia = ia_of[c], ib = ib_of[c];
+      const T w = touches * T(selected[ia] + selected[ib]);
+      const vec3<Real> d = Space::difference(coord, p.pos[ib], p.pos[ia]);  // from A to B
+      const T lx = d.x, ly = d.y, lz = d.z;
+      const T half = T(0.5) * w;
+      const T hx = half * lx, hy = half * ly, hz = half * lz;
+      m0 += hx * fx, m1 += hx * fy, m2 += hx * fz;
+      m3 += hy * fx, m4 += hy * fy, m5 += hy * fz;
+      m6 += hz * fx, m7 += hz * fy, m8 += hz * fz;
+      const T d2 = lx * lx + ly * ly + lz * lz;
+      const T scale = w / (d2 + T(d2 == T(0)));
+      fxx += lx * lx * scale, fxy += lx * ly * scale, fxz += lx * lz * scale;
+      fyy += ly * ly * scale, fyz += ly * lz * scale, fzz += lz * lz * scale;
+      ends += w;
+    }
+    const double m[9] = {m0, m1, m2, m3, m4, m5, m6, m7, m8}, f[9] = {fxx, fxy, fxz, fxy, fyy, fyz, fxz, fyz, fzz};
+    for (int k = 0; k < 9; ++k) a.sum[c_moment + k] += m[k], a.sum[c_fabric + k] += f[k];
+    a.sum[c_ends] += ends;
+  }
+#endif
+};
+
+// Pass 2 for a small selection: each selected particle walks its incident entries (a contact's two
+// ends are seen by its two particles), which costs in proportion to the selection where the pair
+// pass reads every listed pair. The same sums as contact_pair_summary_kernel, in another order.
+template <class P>
+struct contact_incident_summary_kernel {
+  using Space = typename P::coord_space;
+  using Real = typename P::real;
+  sim::particle_view<Space> p;
+  typename Space::params coord;
+  const std::uint32_t* pair_a;
+  const std::uint32_t* pair_b;
+  sim::contact_results<Real> results;
+  const std::uint32_t* incident_offset;
+  const std::uint32_t* incident_entry;
+  const std::uint32_t* selected;
+  DEM_HD contact_accumulator operator()(index_t i) const {
+    contact_accumulator a = contact_accumulator::identity();
+    accumulate(a, i);
+    return a;
+  }
+  DEM_HD void accumulate(contact_accumulator& a, index_t i) const {
+    if (!selected[i]) return;
     // The particle's sums in registers first (the fabric is symmetric: 6 of its 9), then added once.
-    // Branch-free over the entries: a listed pair out of reach has a zero force (its moment term
-    // vanishes by itself) and a zero weight in the count and the fabric; a branch on it was
-    // mispredicted about one time in three.
     double moment[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, fabric[6] = {0, 0, 0, 0, 0, 0};
     double count = 0;
-    if (incident_offset)
-      for (std::uint32_t k = incident_offset[i]; k < incident_offset[i + 1]; ++k) {
-        const std::uint32_t e = incident_entry[k], c = e >> 1, is_b = e & 1;
-        const std::uint32_t other = is_b ? pair_a[c] : pair_b[c];
-        const vec3d l(Space::difference(coord, p.pos[other], p.pos[i]));  // towards the other particle
-        const vec3d f = vec3d(results.force[c]) * (is_b ? -1.0 : 1.0);
-        const double w = touching(results, c) ? 1.0 : 0.0;
-        const double d2 = norm2(l), scale = w / (d2 > 0 ? d2 : 1.0);
-        for (int r = 0; r < 3; ++r)
-          for (int s = 0; s < 3; ++s) moment[3 * r + s] += l[r] * f[s];
-        fabric[0] += l.x * l.x * scale;
-        fabric[1] += l.x * l.y * scale;
-        fabric[2] += l.x * l.z * scale;
-        fabric[3] += l.y * l.y * scale;
-        fabric[4] += l.y * l.z * scale;
-        fabric[5] += l.z * l.z * scale;
-        count += w;
-      }
-    const int n = static_cast<int>(count);
-    if (n) {
-      for (int k = 0; k < 9; ++k) a.sum[c_moment + k] += 0.5 * moment[k];
-      const int full[9] = {0, 1, 2, 1, 3, 4, 2, 4, 5};
-      for (int k = 0; k < 9; ++k) a.sum[c_fabric + k] += fabric[full[k]];
+    for (std::uint32_t k = incident_offset[i]; k < incident_offset[i + 1]; ++k) {
+      const std::uint32_t e = incident_entry[k], c = e >> 1, is_b = e & 1;
+      if (!touching(results, c)) continue;
+      const std::uint32_t other = is_b ? pair_a[c] : pair_b[c];
+      const vec3d l(Space::difference(coord, p.pos[other], p.pos[i]));  // towards the other particle
+      const vec3d f = vec3d(results.force[c]) * (is_b ? -1.0 : 1.0);
+      const double d2 = norm2(l), scale = 1.0 / (d2 > 0 ? d2 : 1.0);
+      for (int r = 0; r < 3; ++r)
+        for (int s = 0; s < 3; ++s) moment[3 * r + s] += l[r] * f[s];
+      fabric[0] += l.x * l.x * scale;
+      fabric[1] += l.x * l.y * scale;
+      fabric[2] += l.x * l.z * scale;
+      fabric[3] += l.y * l.y * scale;
+      fabric[4] += l.y * l.z * scale;
+      fabric[5] += l.z * l.z * scale;
+      count += 1.0;
     }
-    a.sum[c_particles] += 1.0;
-    a.sum[c_ends] += n;
-    a.sum[c_histogram + (n < contact_summary::bins - 1 ? n : contact_summary::bins - 1)] += 1.0;
+    for (int k = 0; k < 9; ++k) a.sum[c_moment + k] += 0.5 * moment[k];
+    const int full[9] = {0, 1, 2, 1, 3, 4, 2, 4, 5};
+    for (int k = 0; k < 9; ++k) a.sum[c_fabric + k] += fabric[full[k]];
+    a.sum[c_ends] += count;
   }
 };
 

@@ -68,12 +68,29 @@ struct access {
     require_forces(s);
     detail::contact_accumulator a = detail::contact_accumulator::identity();
     if (s.num_particles_) {
+      const bool counted = s.num_contacts_ > 0 && s.touching_count_.size() == std::size_t(s.num_particles_);
+      typename Sim::template buffer<std::uint32_t> selected(s.num_particles_);
+      a = s.backend_.transform_reduce(s.num_particles_,
+                                      detail::contact_selection_kernel<P, R, Filter>{s.view(), s.coord_, counted ? s.touching_count_.data() : nullptr,
+                                                                                     selected.data(), region, sel.filter},
+                                      detail::fold_contacts{}, a);
+      // Pass 2: over every listed pair, or, for a selection of under a quarter of the particles,
+      // over the selected particles' incident entries (measured: docs/performance.md, "Inspectors").
+      // The last argument of transform_reduce is the fold's identity, not a start value.
+      const auto identity = detail::contact_accumulator::identity();
       const bool listed = s.num_contacts_ > 0 && s.incident_offset_.size() == std::size_t(s.num_particles_) + 1;
-      a = s.backend_.transform_reduce(
-          s.num_particles_,
-          detail::contact_summary_kernel<P, R, Filter>{s.view(), s.coord_, s.pair_a_.data(), s.pair_b_.data(), s.results(),
-                                                       listed ? s.incident_offset_.data() : nullptr, s.incident_entry_.data(), region, sel.filter},
-          detail::fold_contacts{}, a);
+      if (listed && 4 * a.sum[detail::c_particles] < double(s.num_particles_))
+        a = detail::fold_contacts{}(
+            a, s.backend_.transform_reduce(s.num_particles_,
+                                           detail::contact_incident_summary_kernel<P>{s.view(), s.coord_, s.pair_a_.data(), s.pair_b_.data(), s.results(),
+                                                                                      s.incident_offset_.data(), s.incident_entry_.data(), selected.data()},
+                                           detail::fold_contacts{}, identity));
+      else if (s.num_contacts_)
+        a = detail::fold_contacts{}(
+            a, s.backend_.transform_reduce(s.num_contacts_,
+                                           detail::contact_pair_summary_kernel<P>{s.view(), s.coord_, s.pair_a_.data(), s.pair_b_.data(), s.results(),
+                                                                                  selected.data()},
+                                           detail::fold_contacts{}, identity));
     }
     return detail::finish(a, volume_of(region));
   }

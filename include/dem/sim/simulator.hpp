@@ -764,6 +764,7 @@ class Simulator {
   static constexpr std::size_t bytes_per_particle() {
     return 2 * sizeof(position_type) + (has_carry ? sizeof(carry_type) : 0) + 4 * sizeof(vec3<real>) + 3 * sizeof(real) +
            4 * sizeof(std::uint32_t) +  // material and active (32 bits wide), id, the wall list's offset
+           sizeof(std::uint8_t) +       // touching pairs at the last evaluation (inspect::contacts)
            (law_traits::has_owner_wildcards ? sizeof(owner_wildcards_type) : 0) +
            (law_traits::has_geometry_wildcards ? sizeof(geometry_wildcards_type) : 0) +
            (Policies::rigid ? sizeof(quat<real>) + sizeof(vec3<real>) + sizeof(std::uint32_t) : 0) +  // orientation, inertia, shape
@@ -1279,6 +1280,7 @@ class Simulator {
     };
     // Sized here, where they are used: after a build or a restored list alike (no-op when it fits).
     if constexpr (deform::caps_in_pair_kernel<Policies>) deform_caps_.resize(4 * std::size_t(num_contacts_));
+    touching_count_.resize(num_particles_);
     if (num_contacts_) {
       if constexpr (Policies::rigid)
         launch(num_contacts_, sim::rigid_pair_kernel<Policies>{view(), rigid(), coord_, pair_a_.data(), pair_b_.data(), history_.data(),
@@ -1300,7 +1302,7 @@ class Simulator {
                                           walls_.view(), walls_.walls(), params_.data(), num_materials(),
                                           wildcards_view(), rigid(), vec3<real>(cfg_.gravity), ext_force_ptr(), ext_torque_ptr(),
                                           sim::families<Simulator>::rules(*this, integrate), dt, t, vmax2, integrate,
-                                          !separate_integration, status_.data(), deform_in_step(integrate)});
+                                          !separate_integration, status_.data(), deform_in_step(integrate), touching_count_.data()});
     forces_current_ = true;
     if constexpr (separate_integration) {
       if (integrate && backend_.reduce_or(num_particles_, sim::sphere_finish_kernel<Policies>{view(), coord_, dt, vmax2}))
@@ -1457,6 +1459,7 @@ class Simulator {
   // Newton iterations per particle; the largest growth of a radius since the build; the limit on
   // R' / R; solves repeated after a rebuild.
   buffer<real> deformed_, deformed_ref_, deformed_next_;
+  buffer<std::uint8_t> touching_count_;  // per particle: its touching listed pairs at the last evaluation (inspect::contacts)
   buffer<real> deform_caps_;  // per incident entry: the pair kernel's caps (deform::in_step), as two arrays (deform::cap_arrays)
   buffer<std::uint32_t> deform_iterations_;
   double deform_growth_ = 0;

@@ -247,6 +247,10 @@ struct particle_update_kernel {
   bool finish;
   std::uint32_t* status;
   deform::in_step<Real> deform{};  // deformable spheres under velocity Verlet: the next R' (null `next` otherwise)
+  // Per particle: its listed pairs that touched (a non-zero force), up to 255, for the contact
+  // inspectors' coordination histogram (inspect/contact_summary.hpp). Counted here because this
+  // loop already reads every incident force; an inspector gathering them again cost most of a step.
+  std::uint8_t* touching_count = nullptr;
 
   DEM_HD DEM_FLATTEN void operator()(index_t i) const {
     if (!p.active[i]) {  // no force on a particle out of the simulation (sphere_finish_kernel relies on it)
@@ -254,9 +258,11 @@ struct particle_update_kernel {
       if constexpr (P::deformable)
         if (integrate && deform.next) deform.next[i] = p.radius[i];
       if (families.family) families.contact_force[i] = families.contact_torque[i] = vec3<Real>{0, 0, 0};
+      if (touching_count) touching_count[i] = 0;
       return;
     }
     vec3<G> f{0, 0, 0}, t{0, 0, 0};
+    std::uint32_t touching = 0;
     typename traits::owner_wildcards owner_sum{};
     typename traits::geometry_wildcards geometry_sum{};
     const Real signs[2] = {Real(1), Real(-1)};
@@ -264,12 +270,15 @@ struct particle_update_kernel {
     for (std::uint32_t k = incident_offset[i]; k < incident_offset[i + 1]; ++k) {
       const std::uint32_t e = incident_entry[k];
       const Real sign = signs[e & 1u];  // B gets -force (a table: GCC made the conditional a branch, mispredicted half the time)
-      f += vec3<G>(in.force[e >> 1] * sign);
+      const vec3<Real> fc = in.force[e >> 1];
+      f += vec3<G>(fc * sign);
+      touching += (fc.x != Real(0)) | (fc.y != Real(0)) | (fc.z != Real(0));  // exactly zero out of reach (no branch)
       t += vec3<G>(in.torque[in.on_side(e)]);
       if constexpr (deform::caps_in_pair_kernel<P>) deform::add_entry(caps, deform.caps[e]);
       if constexpr (traits::writes_owner_wildcards) owner_sum += wc.owner_increment[e];
       if constexpr (traits::writes_geometry_wildcards) geometry_sum += wc.geometry_increment[e];
     }
+    if (touching_count) touching_count[i] = static_cast<std::uint8_t>(touching < 255u ? touching : 255u);
     boundary::wall_forces<P, G>(p, r, coord, i, boundaries, walls, table, num_materials, wc, owner_sum, geometry_sum, dt, time, f, t);
     if constexpr (deform::caps_in_pair_kernel<P>)  // from the wall reports just made and the pair kernel's distances
       if (integrate && deform.next) deform(p, coord, i, incident_offset, incident_entry, walls, caps, status);
