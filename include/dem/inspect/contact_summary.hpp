@@ -140,8 +140,8 @@ struct contact_pair_summary_kernel {
   // branch-free (a pair that does not count has weight 0) and vectorised, each SIMD lane summing
   // its own share in a fixed order, so the result does not depend on the thread count. The lanes
   // compute and sum in the run's precision (a lane sums at most chunk / 16 = 64 pairs; the chunks'
-  // sums are added in double): on the 3.5e6 listed pairs of the 1e6 bed, single precision, the pass
-  // took 8.5 ms, 13 ms in double lanes, 13 ms scalar (docs/performance.md, "Inspectors"). Indices
+  // sums are added in double): on the 1e6 bed (3.5e6 listed pairs), single precision, the inspector
+  // took 8.5 ms, 13 ms in double lanes, 16.5 ms scalar (docs/performance.md, "Inspectors"). Indices
   // are read as signed 32-bit (a host list holds under 2^31 pairs), which the gathers need.
   void accumulate_range(contact_accumulator& a, index_t begin, index_t end) const {
     using T = Real;
