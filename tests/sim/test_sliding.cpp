@@ -119,7 +119,10 @@ double rolled_distance(double dt, double v0, double tan_theta, double t, double 
 }
 }  // namespace
 
-TEST_CASE_TEMPLATE("rolling resistance: the stopping distance of a rolling sphere is the closed form's, for dt and dt/2",
+// The next two run one sphere for 1e5-3e5 steps at two time steps: under the sanitizers (the same code
+// paths as the test above, at -O0) they are left to the release pass.
+TEST_CASE_TEMPLATE("rolling resistance: the stopping distance of a rolling sphere is the closed form's, for dt and dt/2"
+                   * doctest::skip(sanitized),
                    Force, dem::force::hertz_mindlin, dem::force::hertz_mindlin_epsd,
                    dem::force::linear_spring_dashpot) {
   // Decelerating at mu_r g 5/7, a sphere rolling at v0 stops after 0.7 v0^2 / (mu_r g). The couple
@@ -141,7 +144,8 @@ TEST_CASE_TEMPLATE("rolling resistance: the stopping distance of a rolling spher
   CHECK(std::abs(d1 - d2) < 0.01 * d2);
 }
 
-TEST_CASE("rolling resistance: under a couple below its limit, constant torque creeps at a rate set by the contact, not by dt") {
+TEST_CASE("rolling resistance: under a couple below its limit, constant torque creeps at a rate set by the contact, not by dt"
+          * doctest::skip(sanitized)) {
   // On a plane tilted by theta < atan(mu_r) a sphere needs the couple m g sin(theta) r. The constant-
   // torque slot's near-rest part is viscous, C_r = I sqrt(k_n / m) for a wall contact, so the sphere
   // rolls down steadily at w = m g sin(theta) r / C_r: the same at any dt (the old regularisation,
