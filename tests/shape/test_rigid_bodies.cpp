@@ -188,6 +188,147 @@ TEST_CASE("clump: an elastic, frictionless collision of two clumps conserves ene
   CHECK(std::abs(v[0].x) < 0.2);  // they did collide
 }
 
+// Polyhedra inside cylinders and cones: the walls of a container the bodies are inside, met vertex
+// by vertex (boundary/element.hpp, behind_wall).
+namespace {
+// A horizontal cylinder along x, axis at height zc, radius R, capped at x = -/+ 0.02.
+dem::boundary::axisymmetric tube(double zc, double R) {
+  dem::boundary::axisymmetric c;
+  c.base = {-0.02, 0, zc};
+  c.axis = {1, 0, 0};
+  c.length = 0.04;
+  c.radius = R;
+  c.cap_base = c.cap_top = true;
+  return c;
+}
+// An upright container on the floor z = 10 mm, particles inside: a cylinder (top_radius < 0) or cone.
+dem::boundary::axisymmetric upright(double length, double radius, double top_radius, bool caps) {
+  dem::boundary::axisymmetric c;
+  c.base = {0, 0, 0.01};
+  c.axis = {0, 0, 1};
+  c.length = length;
+  c.radius = radius;
+  c.top_radius = top_radius;
+  c.cap_base = c.cap_top = caps;
+  return c;
+}
+}  // namespace
+
+TEST_CASE("polyhedron: a cube rests on the curved wall of a cylinder it is inside, which carries its weight") {
+  // Flat on the bottom of the tube, the cube touches the wall along its two lower edges, at height
+  // zc - sqrt(R^2 - h^2): its centre rests h above that (less the overlap), level and centred.
+  const double zc = 0.03, R = 0.02;
+  cube_sim sim(box_config());
+  const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.3, 0.5, 0.0});
+  const auto b = sim.add_cylinder(tube(zc, R), m, "tube");
+  const auto cube = sim.add_shape(cube_template());
+  const double rest = zc - std::sqrt(R * R - half_edge * half_edge) + half_edge;
+  dem::particle_set s;
+  s.positions = {{0, 0, rest + 1e-4}};
+  sim.add_bodies(cube, s, {}, m);
+  sim.advance(sanitized ? 0.01 : 0.2);  // under the sanitizers: the drop and first contacts only
+  CHECK(sim.num_lost() == 0);
+  CHECK(sim.positions()[0].z < rest);
+  if (sanitized) return;
+  const double mass = 2500 * 8 * half_edge * half_edge * half_edge;
+  const dem::vec3d x = sim.positions()[0], f = sim.boundary_force(b);
+  MESSAGE("cube in a tube: centre at z = " << x.z << " (flat on the edges: " << rest << "), load " << f.z << " N (weight " << mass * g_accel << " N)");
+  CHECK(x.z > rest - 0.01 * half_edge);
+  CHECK(std::abs(x.y) < 1e-9);
+  CHECK(std::abs(sim.orientations()[0].w) == doctest::Approx(1.0).epsilon(1e-9));
+  CHECK(sim.kinetic_energy() < 1e-12);
+  CHECK(f.z == doctest::Approx(-mass * g_accel).epsilon(1e-6).scale(0));  // the weight, on the tube
+  CHECK(std::abs(f.x) + std::abs(f.y) < 1e-9 * mass * g_accel);
+}
+
+TEST_CASE("polyhedron: a cube stands on the cap of an upright cylinder and is held by a cone it is inside") {
+  const double mass = 2500 * 8 * half_edge * half_edge * half_edge;
+  {  // On the base cap of an upright tube: the cap is a floor.
+    cube_sim sim(box_config());
+    const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.3, 0.5, 0.0});
+    const auto b = sim.add_cylinder(upright(0.05, 0.02, -1, true), m, "can");
+    dem::particle_set s;
+    s.positions = {{0.003, 0.002, 0.01 + half_edge * 1.2}};
+    sim.add_bodies(sim.add_shape(cube_template()), s, {dem::from_axis_angle(dem::vec3d{0, 0, 1}, 0.3)}, m);
+    sim.advance(sanitized ? 0.01 : 0.15);
+    CHECK(sim.num_lost() == 0);
+    CHECK(sim.positions()[0].z > 0.01 + 0.99 * half_edge);
+    if (!sanitized) {
+      CHECK(sim.positions()[0].z < 0.01 + half_edge);
+      CHECK(sim.boundary_force(b).z == doctest::Approx(-mass * g_accel).epsilon(1e-6).scale(0));
+    }
+  }
+  {  // In a hopper (a cone opening upwards, 45 degrees, its tip cut at 4 mm radius): the cube drops
+     // in tilted, wedges against the wall and the cone carries its weight.
+    cube_sim sim(box_config());
+    const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.3, 0.5, 0.0});
+    const auto b = sim.add_cone(upright(0.03, 0.004, 0.034, false), m, "hopper");
+    dem::particle_set s;
+    s.positions = {{0.001, 0, 0.03}};
+    sim.add_bodies(sim.add_shape(cube_template()), s, {dem::from_axis_angle(dem::vec3d{1, 1, 0} / std::sqrt(2.0), 0.4)}, m);
+    sim.advance(sanitized ? 0.01 : 0.3);
+    CHECK(sim.num_lost() == 0);
+    if (!sanitized) {
+      const dem::vec3d x = sim.positions()[0];
+      MESSAGE("cube in a hopper: rests at " << x.x << ", " << x.y << ", " << x.z);
+      // No lower than its inscribed sphere (radius h) could go: touching the 45-degree wall, whose
+      // radius at height z is 4 mm + (z - 10 mm), with its centre on the axis at sqrt(2) h from it.
+      CHECK(x.z > 0.01 + std::sqrt(2.0) * half_edge - 0.004 - 1e-4);
+      CHECK(sim.kinetic_energy() < 1e-12);
+      CHECK(sim.boundary_force(b).z == doctest::Approx(-mass * g_accel).epsilon(1e-6).scale(0));
+    }
+  }
+}
+
+TEST_CASE("polyhedron: a cube in a turning drum is carried up the wall and stays inside") {
+  // The drum (axis along x, turning at +8 rad/s) drags the bottom of its wall towards +y: the cube
+  // is carried that way and up, and falls back; no vertex ever lies more than the contact's overlap
+  // outside the drum.
+  const double zc = 0.03, R = 0.02, w = 8.0;
+  cube_sim sim(box_config());
+  const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.3, 0.8, 0.0});
+  const auto b = sim.add_cylinder(tube(zc, R), m, "drum");
+  sim.set_motion(b, dem::boundary::constant_velocity{{0, 0, 0}, {w, 0, 0}, {0, 0, zc}});
+  const auto cube = sim.add_shape(cube_template());
+  dem::particle_set s;
+  s.positions = {{0, 0, zc - std::sqrt(R * R - half_edge * half_edge) + half_edge + 1e-4}};
+  sim.add_bodies(cube, s, {}, m);
+  double highest_y = 0, worst_outside = -1;
+  const int rounds = sanitized ? 5 : 100;
+  for (int k = 0; k < rounds; ++k) {
+    sim.step(1000);
+    const dem::vec3d x = sim.positions()[0];
+    const dem::quatd q = sim.orientations()[0];
+    highest_y = std::max(highest_y, x.y);
+    for (int v = 0; v < 8; ++v) {
+      const dem::vec3d corner = x + dem::rotate(q, dem::vec3d{(v & 1 ? half_edge : -half_edge), (v & 2 ? half_edge : -half_edge), (v & 4 ? half_edge : -half_edge)});
+      worst_outside = std::max(worst_outside, std::hypot(corner.y, corner.z - zc) - R);
+    }
+  }
+  MESSAGE("cube in a drum: carried to y = " << highest_y << ", deepest corner " << worst_outside << " m outside the wall");
+  CHECK(sim.num_lost() == 0);
+  CHECK(worst_outside < 0.05 * half_edge);  // the overlaps of its impacts; a vertex through the wall would be mm out
+  if (!sanitized) CHECK(highest_y > 0.2 * R);  // carried along with the wall
+}
+
+TEST_CASE("polyhedron: boundaries it cannot meet yet are refused, naming the kind") {
+  cube_sim sim(box_config());
+  const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, 0.5, 0.0});
+  dem::boundary::axisymmetric rod = tube(0.03, 0.005);
+  rod.inside = false;
+  CHECK_THROWS_WITH_AS(sim.add_cylinder(rod, m), doctest::Contains("a cylinder with particles outside boundary: polyhedron bodies meet planes and the inside of cylinders and cones only"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(sim.add_plate({0, 0, 0.01}, {0, 0, 1}, {1, 0, 0}, 0.01, 0.01, m), doctest::Contains("a plate boundary: polyhedron"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(sim.add_disc({0, 0, 0.01}, {0, 0, 1}, 0.01, m), doctest::Contains("a disc boundary: polyhedron"), std::invalid_argument);
+  CHECK_NOTHROW(sim.add_cylinder(tube(0.03, 0.02), m));
+  // A body poking through the wall of a container at the start is refused, as against a plane.
+  const auto cube = sim.add_shape(cube_template());
+  dem::particle_set s;
+  s.positions = {{0, 0, 0.03 - 0.02 + 0.6 * half_edge}};  // its lower face 0.4 h below the wall
+  sim.add_bodies(cube, s, {}, m);
+  CHECK_THROWS_WITH_AS(sim.step(), doctest::Contains("overlaps boundary"), std::invalid_argument);
+}
+
 TEST_CASE("rigid bodies: bad input names the body, the shape and the problem") {
   cube_sim sim(box_config());
   const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, 0.5, 0.0});

@@ -174,6 +174,7 @@ class boundary_set {
       e.r0 = static_cast<Real>(r);
       e.r1 = 0;
       e.edge[0] = rim;
+      if (c.inside) e.flags = rim == 0 ? particles_above : particles_below;  // the side the container's inside is on
       es.push_back(e);
     };
     if (std::isfinite(c.length)) {

@@ -25,6 +25,11 @@ namespace dem::boundary {
 enum element_kind : std::uint32_t { plane_kind = 0, plate_kind = 1, disc_kind = 2, cone_kind = 3, triangle_kind = 4 };
 inline constexpr std::uint32_t no_feature_id = 0xFFFFFFFFu;
 inline constexpr std::uint32_t particles_inside = 1u;  // cone flag: particles live inside the surface
+// Disc flags, set on the caps of a cylinder or cone the particles are inside: on which side of the
+// cap (along +n or -n) the container's inside lies. Spheres ignore them (a disc is two-sided for
+// them); bodies without probes (polyhedra) meet only one-sided walls (behind_wall below).
+inline constexpr std::uint32_t particles_above = 2u;
+inline constexpr std::uint32_t particles_below = 4u;
 
 // Feature codes of a closest point.
 enum feature_code : std::uint32_t { on_face = 0, on_edge0 = 1, on_edge1 = 2, on_edge2 = 3, on_vertex0 = 4, on_vertex1 = 5, on_vertex2 = 6 };
@@ -39,7 +44,7 @@ template <class Real>
 struct element {
   std::uint32_t kind;
   std::uint32_t boundary;  // index of the boundary it belongs to
-  std::uint32_t flags;     // cone: particles_inside
+  std::uint32_t flags;     // cone: particles_inside; disc: particles_above or particles_below (a container's cap)
   std::uint32_t index;     // index within its boundary (triangles: the mesh's triangle index)
   // plane: point a, unit normal n. plate: centre a, unit normal n, unit in-plane axis b.
   // disc: centre a, unit normal n. cone: a point on the axis a, unit axis n.
@@ -176,6 +181,48 @@ DEM_HD inline surface_point<Real> closest(const element<Real>& e, const vec3<Rea
     case cone_kind: return detail::closest_on_cone(e, x);
     default: return detail::closest_on_triangle(e, x);
   }
+}
+
+// For bodies that meet walls vertex by vertex (polyhedra, shape/polyhedron/collide.hpp): whether x
+// (local frame) lies behind a one-sided wall whose free side is convex, how deep, and the wall's
+// unit normal there (local frame, towards the free side). Such walls: planes, the lateral surface
+// of a cylinder or cone the particles are inside, and that container's caps. Elsewhere (beyond a
+// rim, outside a cap's radius) nothing: the neighbouring wall of the container answers there.
+// Returns false for the other kinds (the simulator does not let such bodies meet them).
+template <class Real>
+DEM_HD inline bool behind_wall(const element<Real>& e, const vec3<Real>& x, Real& depth, vec3<Real>& normal) {
+  if (e.kind == plane_kind) {
+    depth = -dot(x - e.a, e.n);
+    normal = e.n;
+    return depth > Real(0);
+  }
+  if (e.kind == cone_kind && (e.flags & particles_inside)) {
+    const surface_point<Real> sp = detail::closest_on_cone(e, x);
+    if (!is_face(sp.feature) || !(sp.distance < Real(0))) return false;
+    depth = -sp.distance;
+    normal = sp.normal;
+    return true;
+  }
+  if (e.kind == disc_kind && (e.flags & (particles_above | particles_below))) {
+    const vec3<Real> n = (e.flags & particles_above) ? e.n : -e.n;
+    const vec3<Real> d = x - e.a;
+    const Real h = dot(d, n);
+    if (!(h < Real(0))) return false;
+    const vec3<Real> radial = d - n * h;
+    const Real rho2 = norm2(radial);
+    if (rho2 > e.r0 * e.r0 || rho2 < e.r1 * e.r1) return false;
+    depth = -h;
+    normal = n;
+    return true;
+  }
+  return false;
+}
+
+// Whether bodies that meet walls vertex by vertex can meet element e (behind_wall answers for it).
+template <class Real>
+DEM_HD inline bool one_sided_wall(const element<Real>& e) {
+  return e.kind == plane_kind || (e.kind == cone_kind && (e.flags & particles_inside)) ||
+         (e.kind == disc_kind && (e.flags & (particles_above | particles_below)));
 }
 
 // The id of the edge or vertex a feature code names (no_feature_id for faces and unshared features).

@@ -69,14 +69,36 @@ struct probes_of {
 };
 
 // Shapes whose bodies meet boundaries through probe spheres (spheres, clumps). Polyhedra meet
-// planes only, through their own narrow phase (Simulator::add_* refuses other kinds for them).
+// one-sided walls only (planes; cylinders and cones they are inside, with their caps), through their
+// own narrow phase, vertex by vertex (Simulator::add_* refuses other kinds for them).
 template <class P>
 inline constexpr bool has_wall_probes = !P::rigid || requires(const typename P::shape_data& d) { P::shape::wall_probe_count(d); };
 
-// Rigid shapes without probes (polyhedra) against plane elements: the shape's collide_plane, one
-// history slot per plane.
+// A body without probes (a polyhedron) against element el: planes through the shape's
+// collide_plane, the other one-sided walls (element.hpp, behind_wall) through its collide_wall (one
+// contact for a flat cap, one per vertex for a curved side). `rel`: the body's centre relative to
+// the boundary's origin, world axes.
+template <class P, class Real, class Visit>
+DEM_HD inline void collide_body(const typename P::shape_data& shape, const quat<Real>& q, const vec3<Real>& rel, const element<Real>& el,
+                                const frame<Real>& fr, Real range, Visit&& visit) {
+  if (el.kind == plane_kind) {
+    P::shape::collide_plane(shape, q, rel - fr.to_world(el.a), fr.to_world(el.n), range, visit);
+  } else if (one_sided_wall(el)) {
+    P::shape::collide_wall(shape, q, rel,
+                           [&](const vec3<Real>& w, Real& depth, vec3<Real>& n) {
+                             vec3<Real> local{0, 0, 0};
+                             if (!behind_wall(el, fr.to_local(w), depth, local)) return false;
+                             n = fr.to_world(local);
+                             return true;
+                           },
+                           el.kind != cone_kind, range, visit);
+  }
+}
+
+// Rigid shapes without probes (polyhedra) against their walls (collide_body): the history slot of
+// each contact is the one collide_body names.
 template <class P, class G>
-DEM_HD inline void plane_only_wall_forces(const sim::particle_view<typename P::coord_space>& p,
+DEM_HD inline void vertex_wall_forces(const sim::particle_view<typename P::coord_space>& p,
                                           const sim::rigid_view<typename P::real, typename P::shape_data>& rv,
                                           const typename P::coord_space::params& coord, index_t i, const boundary_view<typename P::real>& bv,
                                           const wall_view<typename P::real, typename P::plane_history>& w, const typename P::law::params* table,
@@ -99,12 +121,10 @@ DEM_HD inline void plane_only_wall_forces(const sim::particle_view<typename P::c
     const frame<Real>& fr = bv.frames[el.boundary];
     typename P::plane_history& hs = w.history[e];
     const vec3<Real> rel = Space::relative_to(coord, p.pos[i], fr.origin);
-    const vec3<Real> point = fr.to_world(el.a), normal = fr.to_world(el.n);
     const typename Law::params& prm = table[body_material * num_materials + fr.material];
     std::uint64_t touching = 0;
     vec3<Real> on_boundary{0, 0, 0}, torque_boundary{0, 0, 0};
-    if (el.kind == plane_kind)
-      P::shape::collide_plane(rv.shapes[rv.shape[i]], rv.orientation[i], rel - point, normal, sim::range_of<Law, Real>(prm),
+    collide_body<P>(rv.shapes[rv.shape[i]], rv.orientation[i], rel, el, fr, sim::range_of<Law, Real>(prm),
                               [&](int slot, const shape::rigid_contact<Real>& g) {
                                 touching |= std::uint64_t{1} << slot;
                                 const material_id ga = g.material_a == shape::no_geometry_material ? body_material : g.material_a;
@@ -244,7 +264,7 @@ DEM_HD inline void wall_forces(const sim::particle_view<typename P::coord_space>
   const std::uint32_t first = w.offset[i], last = w.offset[i + 1];
   if (first == last) return;
   if constexpr (!has_wall_probes<P>) {
-    plane_only_wall_forces<P, G>(p, rv, coord, i, bv, w, table, num_materials, wc, owner_sum, geometry_sum, dt, time, f, t);
+    vertex_wall_forces<P, G>(p, rv, coord, i, bv, w, table, num_materials, wc, owner_sum, geometry_sum, dt, time, f, t);
   } else {
     constexpr int S = probes_of<P>::slots;
     const int np = wall_reports<P>(p, rv, coord, i, bv, w, table, num_materials);

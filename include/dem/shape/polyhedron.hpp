@@ -22,7 +22,8 @@ struct polyhedron {
   static constexpr const char* name = "polyhedron";
   static constexpr bool rigid_body = true;
   static constexpr int pair_slots = 1;
-  static constexpr int plane_slots = 1;
+  static constexpr int plane_slots = MaxVertices;  // planes and caps use slot 0; a curved wall one per vertex
+  static_assert(MaxVertices <= 64, "dem::shape::polyhedron: at most 64 vertices (a wall entry's touching contacts are a 64-bit mask)");
   static constexpr bool supports_range = false;  // the narrow phase reports overlaps only
   using host_template = poly::polyhedron_template;
 
@@ -84,6 +85,32 @@ struct polyhedron {
     poly::contact_geometry<Real> g;
     if (!poly::collide_plane(s.geometry, q, centre, normal, g)) return;
     visit(0, rigid_contact<Real>{g.overlap, g.normal, g.point - centre, vec3<Real>{0, 0, 0}, s.equivalent_radius});
+  }
+
+  // Against a one-sided wall with a convex free side (the wall of a container the body is inside):
+  // `behind(w, depth, n)` as in poly::collide_wall, `centre` relative to the wall's reference point.
+  // A flat wall (a container's cap) gives one contact, as a plane does. A curved one (the side of a
+  // cylinder or cone) gives one per vertex behind it, in history slot = the vertex's index: a body
+  // touches it on several sides at once (wedged in a hopper), each side with its own normal, and a
+  // single contact would jump from side to side as the deepest vertex changes (a cube wedged in a
+  // cone never came to rest that way). Each is a contact of the body's equivalent radius at the
+  // vertex, half-way up its depth.
+  template <class Real, class Behind, class Visit>
+  DEM_HD static void collide_wall(const data<Real>& s, const quat<Real>& q, const vec3<Real>& centre, Behind&& behind, bool flat,
+                                  Real /*range*/, Visit&& visit) {
+    if (flat) {
+      poly::contact_geometry<Real> g;
+      if (!poly::collide_wall(s.geometry, q, centre, behind, g)) return;
+      visit(0, rigid_contact<Real>{g.overlap, g.normal, g.point - centre, vec3<Real>{0, 0, 0}, s.equivalent_radius});
+      return;
+    }
+    for (int i = 0; i < s.geometry.n_vertices; ++i) {
+      const vec3<Real> w = rotate(q, s.geometry.vertex[i]) + centre;
+      Real depth = 0;
+      vec3<Real> n{0, 0, 0};
+      if (!behind(w, depth, n) || !(depth > Real(0))) continue;
+      visit(i, rigid_contact<Real>{depth, n, w + n * (depth * Real(0.5)) - centre, vec3<Real>{0, 0, 0}, s.equivalent_radius});
+    }
   }
 };
 

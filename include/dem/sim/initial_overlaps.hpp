@@ -93,9 +93,9 @@ struct initial_overlaps {
               const shape::probe<real> pr = P::shape::wall_probe(shape, h.orientation[i], k, static_cast<material_id>(h.material[i]));
               worst = std::max(worst, double(pr.radius) - double(boundary::closest(el, fr.to_local(rel + pr.offset)).distance));
             }
-          } else if (el.kind == boundary::plane_kind) {
-            P::shape::collide_plane(shape, h.orientation[i], rel - fr.to_world(el.a), fr.to_world(el.n), real(0),
-                                    [&](int, const shape::rigid_contact<real>& g) { worst = std::max(worst, double(g.overlap)); });
+          } else {
+            boundary::collide_body<P>(shape, h.orientation[i], rel, el, fr, real(0),
+                                      [&](int, const shape::rigid_contact<real>& g) { worst = std::max(worst, double(g.overlap)); });
           }
         }
         if (worst > limit) {

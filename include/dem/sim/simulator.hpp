@@ -116,7 +116,7 @@ class Simulator {
   std::uint32_t add_plane(const vec3d& point, const vec3d& normal, material_id mat, const std::string& name = "") {
     if (!all_finite(point) || !(norm(normal) > 0) || !std::isfinite(norm(normal)))
       throw std::invalid_argument("dem: plane point " + str(point) + " / normal " + str(normal) + " is not valid (finite point, non-zero normal)");
-    check_boundary_material(mat, "plane");
+    check_boundary_material(mat, "plane", true);
     const vec3d n = normal / norm(normal);
     bool below = false, above = false;  // does it cut (or touch) the domain?
     for (int c = 0; c < 8; ++c) {
@@ -152,7 +152,7 @@ class Simulator {
       throw std::invalid_argument("dem: plate axis " + str(axis) + " is parallel to its normal " + str(normal));
     check_length(half_length, "plate half_length");
     check_length(half_width, "plate half_width");
-    check_boundary_material(mat, "plate");
+    check_boundary_material(mat, "plate", false);
     const double reach = std::hypot(half_length, half_width);
     check_inside(centre - vec3d{reach, reach, reach}, centre + vec3d{reach, reach, reach}, "plate");
     return added(walls_.add_plate(centre, normal, axis, half_length, half_width, mat, name));
@@ -166,7 +166,7 @@ class Simulator {
     check_length(radius, "disc radius");
     if (!(inner_radius >= 0 && inner_radius < radius))
       throw std::invalid_argument("dem: disc inner_radius is " + num(inner_radius) + ", but it must be in [0, radius = " + num(radius) + ")");
-    check_boundary_material(mat, "disc");
+    check_boundary_material(mat, "disc", false);
     check_inside(centre - vec3d{radius, radius, radius}, centre + vec3d{radius, radius, radius}, "disc");
     return added(walls_.add_disc(centre, normal, radius, inner_radius, mat, name));
   }
@@ -184,7 +184,7 @@ class Simulator {
   // checked (boundary/mesh.hpp): degenerate triangles and non-finite vertices are refused,
   // duplicates removed; what was healed is written to the log.
   std::uint32_t add_mesh(const boundary::triangle_mesh& m, material_id mat, const std::string& name = "") {
-    check_boundary_material(mat, "mesh");
+    check_boundary_material(mat, "mesh", false);
     if (!m.vertices.empty()) {
       vec3d lo = m.vertices[0], hi = lo;
       for (const vec3d& v : m.vertices) {
@@ -1019,7 +1019,7 @@ class Simulator {
     } else {
       check_length(c.radius, "cylinder radius");
     }
-    check_boundary_material(mat, kind);
+    check_boundary_material(mat, kind, c.inside);
     const double r = std::max(c.radius, cone ? c.top_radius : 0.0);
     const vec3d u = c.axis / norm(c.axis);
     if (std::isfinite(c.length)) {
@@ -1056,12 +1056,16 @@ class Simulator {
       throw std::invalid_argument("dem: " + what + " (extent " + str(lo) + " .. " + str(hi) + ") lies entirely outside the domain " + str(d.lo) +
                                   " .. " + str(d.hi));
   }
-  void check_boundary_material(material_id mat, const char* kind) const {
+  // one_sided: a plane, or a cylinder or cone the particles are inside (with its caps): the walls
+  // bodies without probes (polyhedra) meet vertex by vertex (boundary/element.hpp, behind_wall).
+  void check_boundary_material(material_id mat, const char* kind, bool one_sided) const {
     (void)materials_[mat];
     if constexpr (!boundary::has_wall_probes<Policies>)
-      if (std::string(kind) != "plane")
-        throw std::invalid_argument(std::string("dem: a ") + kind + " boundary: " + Policies::shape::name +
-                                    " bodies meet planes only so far (their narrow phase against other boundary kinds is not written yet)");
+      if (!one_sided)
+        throw std::invalid_argument(std::string("dem: a ") + kind + (std::string(kind) == "cylinder" || std::string(kind) == "cone" ? " with particles outside" : "") +
+                                    " boundary: " + Policies::shape::name +
+                                    " bodies meet planes and the inside of cylinders and cones only so far (their narrow phase against other "
+                                    "boundary kinds is not written yet)");
   }
 
   sim::rigid_view<real, shape_data> rigid() {

@@ -276,36 +276,66 @@ DEM_HD bool collide(const convex_shape<Real, MA>& a, const quat<Real>& q_a, cons
   return true;
 }
 
-// Contact of a shape with the plane through the origin with unit `normal` (pointing to the side the
-// particles live on). `centre` is the shape's centroid relative to a point of the plane, `q` its
-// orientation (body -> world). Overlap = depth of the deepest vertex, normal = the plane's normal,
-// point (relative to the plane point) = the penetrating vertices averaged with their depths as weights,
-// each half-way up its depth: a face on the plane gives its centre, an edge its midpoint.
-template <class Real, int MV>
-DEM_HD bool collide_plane(const convex_shape<Real, MV>& s, const quat<Real>& q, const vec3<Real>& centre,
-                          const vec3<Real>& normal, contact_geometry<Real>& g) {
+// Contact of a shape with a one-sided wall whose free side is convex: a plane, or the wall of a
+// container the shape is inside (the inside of a cylinder or cone, its caps). The depth of a
+// convex shape behind such a wall is a convex function's maximum over the shape, so it is reached
+// at a vertex: `behind(w, depth, n)` says whether a vertex at w (relative to the wall's reference
+// point, world axes) lies behind the wall, how deep, and the wall's unit normal there (towards the
+// free side). Overlap = the deepest vertex's depth; point (relative to the reference) = the
+// vertices behind averaged with their depths as weights, each half-way up its depth (a face on a
+// plane gives its centre, an edge its midpoint); normal = the wall's where all vertices behind see
+// the same normal (a plane), else their normals averaged with the depths as weights (a face
+// across a cylinder's curved wall pushes along the bisector of its two edges' normals).
+template <class Real, int MV, class Behind>
+DEM_HD bool collide_wall(const convex_shape<Real, MV>& s, const quat<Real>& q, const vec3<Real>& centre, Behind&& behind,
+                         contact_geometry<Real>& g) {
   using std::fmax;
-  if (dot(centre, normal) >= s.bounding_radius) return false;
-  vec3<Real> sum{0, 0, 0}, plain{0, 0, 0};
+  vec3<Real> sum{0, 0, 0}, plain{0, 0, 0}, normal_sum{0, 0, 0}, first_normal{0, 0, 0};
   Real weight = 0, deepest = 0;
   int below = 0;
+  bool one_normal = true;
   for (int i = 0; i < s.n_vertices; ++i) {
     const vec3<Real> w = rotate(q, s.vertex[i]) + centre;
-    const Real depth = -dot(w, normal);
-    if (depth <= Real(0)) continue;
-    const vec3<Real> mid = w + normal * (depth * Real(0.5));
+    Real depth = 0;
+    vec3<Real> n{0, 0, 0};
+    if (!behind(w, depth, n) || !(depth > Real(0))) continue;
+    const vec3<Real> mid = w + n * (depth * Real(0.5));
     sum += mid * depth;
     plain += mid;
     weight += depth;
+    normal_sum += n * depth;
+    if (below == 0) first_normal = n;
+    one_normal = one_normal && n == first_normal;
     deepest = fmax(deepest, depth);
     ++below;
   }
   if (below == 0) return false;
   g.overlap = deepest;
-  g.normal = normal;
+  if (one_normal) {
+    g.normal = first_normal;
+  } else {
+    const Real l = norm(normal_sum);
+    g.normal = l > Real(0) ? normal_sum * (Real(1) / l) : first_normal;
+  }
   g.point = weight > Real(0) ? sum * (Real(1) / weight) : plain * (Real(1) / Real(below));
   g.feature = below == 1 ? contact_feature::vertex_face : (below == 2 ? contact_feature::edge_face : contact_feature::face_face);
   return true;
+}
+
+// Contact of a shape with the plane through the origin with unit `normal` (pointing to the side the
+// particles live on). `centre` is the shape's centroid relative to a point of the plane, `q` its
+// orientation (body -> world).
+template <class Real, int MV>
+DEM_HD bool collide_plane(const convex_shape<Real, MV>& s, const quat<Real>& q, const vec3<Real>& centre,
+                          const vec3<Real>& normal, contact_geometry<Real>& g) {
+  if (dot(centre, normal) >= s.bounding_radius) return false;
+  return collide_wall(s, q, centre,
+                      [&](const vec3<Real>& w, Real& depth, vec3<Real>& n) {
+                        depth = -dot(w, normal);
+                        n = normal;
+                        return true;
+                      },
+                      g);
 }
 
 }  // namespace dem::shape::poly
