@@ -281,6 +281,7 @@ py::object bind_simulator(py::module_& m, const std::string& name) {
           py::arg("positions"), py::arg("radii"), py::arg("material"), py::kw_only(), py::arg("velocities") = py::none(), py::arg("family") = 0)
       .def_property_readonly("num_particles", &S::num_particles)
       .def_property_readonly("num_active", &S::num_active)
+      .def_property_readonly("num_stored", &S::num_stored, "Particles held in storage: the active ones, and those that left since the last contact-list build.")
       .def_property_readonly("num_lost", &S::num_lost)
       .def_property_readonly("num_removed", &S::num_removed)
       .def("set_velocities", &S::set_velocities, py::arg("velocities"), "By id, one row per particle.")
@@ -369,11 +370,12 @@ py::object bind_simulator(py::module_& m, const std::string& name) {
       .def("radii", [](const S& s) { return array_of(s.radii()); }, "By id (the bounding radius of a rigid body).")
       .def("active",
            [](const S& s) {
-             const io::snapshot snap = s.snapshot();
-             py::array_t<bool> a(static_cast<py::ssize_t>(snap.size()));
-             for (std::size_t k = 0; k < snap.size(); ++k) a.mutable_at(k) = snap.active[k] != 0;
+             const std::vector<std::uint8_t> by_id = s.active();
+             py::array_t<bool> a(static_cast<py::ssize_t>(by_id.size()));
+             for (std::size_t k = 0; k < by_id.size(); ++k) a.mutable_at(k) = by_id[k] != 0;
              return a;
-           })
+           },
+           "By id: False once a particle has left the domain or was taken by an outlet.")
       .def("kinetic_energy", &S::kinetic_energy)
       .def("potential_energy", &S::potential_energy)
       // ---- inspectors ----

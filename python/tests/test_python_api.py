@@ -230,3 +230,9 @@ def test_an_inlet_fills_and_an_outlet_empties():
     assert inlet["count"] == sim.num_particles > 50
     assert outlet["count"] == sim.num_removed > 0
     assert sim.num_active == sim.num_particles - sim.num_removed - sim.num_lost
+    # Storage is compacted at a contact-list build: what left is gone from it, ids stay.
+    sim.rebuild_contact_list()
+    assert sim.num_stored == sim.num_active
+    x, active = sim.positions(), sim.active()
+    assert x.shape == (sim.num_particles, 3) and active.shape == (sim.num_particles,)
+    assert np.isnan(x[:, 0]).sum() == sim.num_particles - sim.num_active == (~active).sum()

@@ -76,9 +76,10 @@ inspect::particle_summary reference(sim& s, const std::vector<dem::material_id>&
   vec3d mx{0, 0, 0};
   for (std::size_t i = 0; i < snap.size(); ++i) {
     if (!snap.active[i]) continue;
-    const double rad = snap.radius[i], v = 4.0 / 3.0 * pi * rad * rad * rad, m = rho[mats[i]] * v;
+    const std::uint32_t id = snap.id[i];  // the lost particle is compacted away: entries are not ids
+    const double rad = snap.radius[i], v = 4.0 / 3.0 * pi * rad * rad * rad, m = rho[mats[id]] * v;
     const vec3d x = snap.position[i], u = snap.velocity[i];
-    const inspect::particle p{x, u, w[i], rad, m, static_cast<std::uint32_t>(i), mats[i]};
+    const inspect::particle p{x, u, w[id], rad, m, id, mats[id]};
     if (!filter(p) || !region.contains(x)) continue;
     ++r.count;
     r.mass += m;
@@ -86,7 +87,7 @@ inspect::particle_summary reference(sim& s, const std::vector<dem::material_id>&
     mx += x * m;
     r.momentum += u * m;
     r.kinetic_translational += 0.5 * m * norm2(u);
-    r.kinetic_rotational += 0.5 * 0.4 * m * rad * rad * norm2(w[i]);
+    r.kinetic_rotational += 0.5 * 0.4 * m * rad * rad * norm2(w[id]);
     r.max_speed = std::max(r.max_speed, norm(u));
     for (int k = 0; k < 3; ++k) {
       lo[k] = std::min(lo[k], x[k]);

@@ -236,12 +236,17 @@ TEST_CASE("lost particles are deactivated, counted and reported, never read out 
   CHECK(s.num_lost() == 1);
   CHECK(s.num_active() == 1);
   CHECK(log.str().find("1 particle(s) left the domain") != std::string::npos);
-  const auto snap = s.snapshot();
-  CHECK(snap.active[0] == 0);
-  CHECK(snap.active[1] == 1);
-  CHECK(snap.position[1].z == doctest::Approx(200 * 1e-5 * 1.0));
-  s.step(10);  // rebuilds with an inactive particle keep working
+  const auto active = s.active();  // by id
+  CHECK(active[0] == 0);
+  CHECK(active[1] == 1);
+  const auto x = s.positions();
+  CHECK(x[1].z == doctest::Approx(200 * 1e-5 * 1.0));
+  CHECK(std::isnan(x[0].x));  // compacted away at the build after it left
+  CHECK(s.num_stored() == 1);
+  CHECK(s.snapshot().id == std::vector<std::uint32_t>{1});
+  s.step(10);  // rebuilds after the compaction keep working
   CHECK(s.num_lost() == 1);
+  CHECK(s.num_particles() == 2);
 }
 
 // Enough particles for the host's vectorised end-of-step loop to run full vectors (the tests above
@@ -270,14 +275,13 @@ TEST_CASE("lost and diverged particles among many") {
     s.step(25100);
     CHECK(s.num_lost() == 1);
     CHECK(s.num_active() == 63);
-    const auto snap = s.snapshot();
-    CHECK(snap.active[37] == 0);
-    CHECK(snap.velocity[37].z == 0.0);
-    const double z = snap.position[37].z;
-    CHECK(z > 1.0);
-    s.step(10);  // the lost particle stays where it left
-    CHECK(s.snapshot().position[37].z == z);
-    CHECK(s.snapshot().position[63].z == doctest::Approx(25110 * 1e-5 * 0.63));
+    CHECK(s.active()[37] == 0);
+    CHECK(s.num_stored() == 63);  // compacted away at the build after it left
+    s.step(10);
+    const auto x = s.positions();
+    CHECK(std::isnan(x[37].z));
+    CHECK(x[63].z == doctest::Approx(25110 * 1e-5 * 0.63));
+    CHECK(x[36].z == doctest::Approx(25110 * 1e-5 * 0.36));
   }
   {
     sim s(c);
@@ -302,9 +306,8 @@ TEST_CASE("a lost particle no longer touches anything") {
   s.set_log(nullptr);
   s.step(1);
   CHECK(s.num_lost() == 1);
-  s.step(14);  // 65 um further: deep into the lost particle, but less than half the margin (no skin rebuild)
-  const auto snap = s.snapshot();
-  CHECK(snap.active[1] == 1);
-  CHECK(snap.velocity[1].x == doctest::Approx(0.5).epsilon(1e-12));
-  CHECK(snap.position[1].x > snap.position[0].x - 2e-3 + 5e-5);  // overlaps the lost particle's place by > 50 um
+  s.step(14);  // 65 um further: deep into where the lost particle stopped (beyond x = 1), but less than half the margin
+  CHECK(s.active()[1] == 1);
+  CHECK(s.velocities()[1].x == doctest::Approx(0.5).epsilon(1e-12));
+  CHECK(s.positions()[1].x > 1.0 - 2e-3 + 5e-5);  // overlaps the lost particle's place by > 50 um
 }

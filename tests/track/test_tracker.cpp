@@ -126,6 +126,11 @@ TEST_CASE("tracker: bad ids, counts and values, and lost particles, are refused 
   REQUIRE(lone.num_lost() == 1);
   auto gone = dem::track::particles(lone, {0, 1});
   CHECK(gone.active() == std::vector<bool>{false, true});
+  CHECK(lone.num_stored() == 1);  // compacted away at the build after it left: read as NaN, no load
+  CHECK(std::isnan(gone.positions()[0].x));
+  CHECK(std::isnan(gone.velocities()[0].x));
+  CHECK(gone.contact_forces()[0].x == 0);
+  CHECK(gone.positions()[1].x == 0);
   CHECK_THROWS_WITH_AS(gone.set_velocities({{0, 0, 0}, {0, 0, 0}}), doctest::Contains("particle 0 has left the domain (lost); its velocity cannot be set"),
                        std::invalid_argument);
 }

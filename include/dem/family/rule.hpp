@@ -22,6 +22,9 @@ namespace dem::family {
 using family_id = std::uint32_t;
 inline constexpr family_id max_families = 256;
 inline constexpr std::uint32_t mask_words = max_families / 64;  // 64-bit words per row of the contact matrix
+// What Simulator::families() gives for an id no longer stored (lost or removed, then compacted);
+// set_families accepts it there only.
+inline constexpr family_id not_stored = 0xffffffffu;
 
 // Which of x, y, z a motion prescribes (bits 0, 1, 2).
 using components = std::uint32_t;

@@ -233,6 +233,8 @@ struct state_io {
     if (s.families_.any_margin()) w.array("family.margin", s.families_.margin_host());  // extra detection margins (m)
     // Of the inactive particles, how many outlets took (inlets and outlets themselves are code).
     if (s.removed_) w.value("flow.removed", static_cast<std::uint64_t>(s.removed_));
+    // Ids issued, when storage was compacted (more ids than stored particles; absent: as many).
+    if (s.num_ids_ != s.num_particles_) w.value("storage.ids", static_cast<std::uint64_t>(s.num_ids_));
     if constexpr (P::deformable) {
       w.value("deform.limit", s.deform_limit_);
       w.value("deform.interval", static_cast<std::uint64_t>(s.deform_interval_));
@@ -310,9 +312,12 @@ struct state_io {
     const counters c = r.value<counters>("counters");
     if (c.num_particles > Sim::max_particles) r.fail(std::to_string(c.num_particles) + " particles, more than this simulator holds");
     if (c.num_contacts > std::uint64_t(0x7fffffff)) r.fail(std::to_string(c.num_contacts) + " contacts");
-    if (c.lost > c.num_particles) r.fail("more lost particles than particles");
+    const std::uint64_t ids = r.has("storage.ids") ? r.value<std::uint64_t>("storage.ids") : c.num_particles;
+    if (ids < c.num_particles || ids >= 0xffffffffull) r.fail(std::to_string(ids) + " ids issued for " + std::to_string(c.num_particles) + " stored particles");
+    if (c.lost > ids || c.lost < ids - c.num_particles) r.fail("the lost-particle count does not fit the particle counts");
     const std::uint64_t n = c.num_particles, nc = c.num_contacts;
     s.num_particles_ = static_cast<std::uint32_t>(n);
+    s.num_ids_ = static_cast<std::uint32_t>(ids);
     s.lost_ = static_cast<std::uint32_t>(c.lost);
     s.num_contacts_ = static_cast<std::uint32_t>(nc);
     s.old_contacts_ = static_cast<std::uint32_t>(c.old_contacts);
@@ -414,10 +419,11 @@ struct state_io {
   static void validate(const Sim& s, const io::checkpoint_reader& r, std::size_t shapes) {
     const std::size_t n = s.num_particles_, nc = s.num_contacts_, materials = s.materials_.size();
     const std::vector<std::uint32_t> id = s.id_.to_vector(), active = s.active_.to_vector(), material = s.material_.to_vector();
-    std::vector<char> seen(n, 0);
-    std::size_t inactive = 0;
+    std::vector<char> seen(s.num_ids_, 0);
+    std::size_t inactive = s.num_ids_ - n;  // compacted away: inactive too
     for (std::size_t i = 0; i < n; ++i) {
-      if (id[i] >= n || seen[id[i]]) r.fail("particle ids are not a permutation of 0 .. " + std::to_string(n) + " (entry " + std::to_string(i) + ")");
+      if (id[i] >= s.num_ids_ || seen[id[i]])
+        r.fail("particle ids are not distinct ids below " + std::to_string(s.num_ids_) + " (entry " + std::to_string(i) + ")");
       seen[id[i]] = 1;
       if (active[i] > 1) r.fail("the active flag of particle " + std::to_string(id[i]) + " is " + std::to_string(active[i]));
       inactive += active[i] == 0;

@@ -26,7 +26,7 @@ struct contact_builder {
   using P = typename Sim::policy;
 
   static void rebuild(Sim& s) {
-    const std::uint32_t n = s.num_particles_;
+    std::uint32_t n = s.num_particles_;
     const double detect = s.margin() + s.max_range_;  // pairs are listed up to this gap
     double r_big = s.r_max_;
     if constexpr (Sim::deformable)  // deformed spheres are larger than any radius given
@@ -50,9 +50,10 @@ struct contact_builder {
     s.perm_.resize(n);
     s.backend_.for_each(n, broad::cell_key_kernel<typename Sim::coord_space>{s.coord_, g, s.pos_.data(), s.active_.data(), s.cell_key_.data(), s.perm_.data()});
     // Radix sorts cost a pass per digit: sort over the bits the keys use. Cell keys are below
-    // `cells` (inactive_key's low bits, all ones, still sort last); ids and positions are below n.
+    // `cells` (inactive_key's low bits, all ones, still sort last); ids are below the ids issued,
+    // storage positions below n.
     const int cell_bits = std::bit_width(std::uint64_t{g.dims[0]} * g.dims[1] * g.dims[2]);  // < 2^64 (checked above)
-    const int pair_bits = 32 + std::bit_width(static_cast<std::uint64_t>(n));
+    const int pair_bits = 32 + std::bit_width(static_cast<std::uint64_t>(std::max(n, s.num_ids_)));
     s.backend_.sort_pairs(s.cell_key_, s.perm_, n, cell_bits);
     s.permute(s.pos_);
     if constexpr (Sim::has_carry) s.permute(s.carry_);
@@ -86,7 +87,12 @@ struct contact_builder {
     }
     if constexpr (Sim::law_traits::has_owner_wildcards) s.permute(s.owner_wc_);
     if constexpr (Sim::law_traits::has_geometry_wildcards) s.permute(s.geometry_wc_);
-    const std::uint32_t n_active = s.num_particles_ - s.read_status()[sim::lost_count];
+    // The inactive particles now stand last: compact them away (ids are never reused), so that a
+    // run that feeds and drains holds only what is in the domain.
+    const std::uint32_t compacted = s.num_ids_ - s.num_particles_;  // inactive before, counted in lost_count too
+    const std::uint32_t n_active = s.num_particles_ - (s.read_status()[sim::lost_count] - compacted);
+    s.compact_storage(n_active);
+    n = n_active;
 
     // The radii detection searches with: enlarged by their families' extra margins, if any.
     const typename Sim::real* search_radius = s.contact_radius();

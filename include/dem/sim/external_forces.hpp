@@ -66,9 +66,9 @@ struct external_forces {
   using buffer = typename Sim::template buffer<T>;
 
   static void check(const Sim& s, const std::vector<vec3d>& v, const char* what) {
-    if (v.size() != s.num_particles_)
+    if (v.size() != s.num_ids_)
       throw std::invalid_argument(std::string("dem: set_external_forces: got ") + std::to_string(v.size()) + " " + what + "s for " +
-                                  std::to_string(s.num_particles_) + " particles (one per particle id)");
+                                  std::to_string(s.num_ids_) + " particles (one per particle id)");
     for (std::size_t k = 0; k < v.size(); ++k)
       if (!all_finite(v[k]))
         throw std::invalid_argument(std::string("dem: set_external_forces: the ") + what + " on particle " + std::to_string(k) +
@@ -79,17 +79,18 @@ struct external_forces {
     check(s, force_by_id, "force");
     if (!torque_by_id.empty()) check(s, torque_by_id, "torque");
     const index_t n = s.num_particles_;
+    const std::size_t ids = s.num_ids_;  // the upload is by id: ids no longer stored are not read
     buffer<vec3<real>> f, t, upload;
     f.resize(n);
     t.resize(n);
-    std::vector<vec3<real>> host(n);
-    for (index_t k = 0; k < n; ++k) host[k] = vec3<real>(force_by_id[k]);
+    std::vector<vec3<real>> host(ids);
+    for (std::size_t k = 0; k < ids; ++k) host[k] = vec3<real>(force_by_id[k]);
     upload.assign(host);
     s.backend_.for_each(n, place_by_id_kernel<vec3<real>>{s.id_.data(), upload.data(), f.data()});
     if (torque_by_id.empty()) {
       t.fill({0, 0, 0});
     } else {
-      for (index_t k = 0; k < n; ++k) host[k] = vec3<real>(torque_by_id[k]);
+      for (std::size_t k = 0; k < ids; ++k) host[k] = vec3<real>(torque_by_id[k]);
       upload.assign(host);
       s.backend_.for_each(n, place_by_id_kernel<vec3<real>>{s.id_.data(), upload.data(), t.data()});
     }

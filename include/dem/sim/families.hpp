@@ -30,8 +30,15 @@ struct families {
     }
   }
 
+  // By id; an id no longer stored reads family::not_stored.
   static std::vector<family_id> by_id(const Sim& s) {
-    std::vector<family_id> out(s.num_particles_, 0);
+    std::vector<family_id> out(s.num_ids_, 0);
+    if (s.num_ids_ != s.num_particles_) {
+      std::vector<std::uint32_t> ids;
+      s.id_.copy_to(ids);
+      std::fill(out.begin(), out.end(), family::not_stored);
+      for (std::uint32_t id : ids) out[id] = 0;
+    }
     if (s.family_.size() == 0) return out;
     std::vector<std::uint32_t> f, ids;
     s.family_.copy_to(f);
@@ -41,13 +48,20 @@ struct families {
   }
 
   static void set_by_id(Sim& s, const std::vector<family_id>& by_id) {
-    if (by_id.size() != s.num_particles_)
-      throw std::invalid_argument("dem: set_families: got " + std::to_string(by_id.size()) + " family ids for " + std::to_string(s.num_particles_) +
+    if (by_id.size() != s.num_ids_)
+      throw std::invalid_argument("dem: set_families: got " + std::to_string(by_id.size()) + " family ids for " + std::to_string(s.num_ids_) +
                                   " particles (one per particle id)");
     family_id highest = 0;
     for (std::size_t k = 0; k < by_id.size(); ++k) {
+      if (by_id[k] == family::not_stored && s.num_ids_ != s.num_particles_) continue;  // as families() gives an id no longer stored; checked below
       family::check_id(by_id[k], ("set_families (particle " + std::to_string(k) + ")").c_str());
       highest = std::max(highest, by_id[k]);
+    }
+    if (s.num_ids_ != s.num_particles_) {  // family::not_stored only for ids no longer stored
+      std::vector<std::uint32_t> ids;
+      s.id_.copy_to(ids);
+      for (std::uint32_t id : ids)
+        if (by_id[id] == family::not_stored) family::check_id(by_id[id], ("set_families (particle " + std::to_string(id) + ")").c_str());
     }
     if (s.num_particles_ == 0) return;
     ensure(s);

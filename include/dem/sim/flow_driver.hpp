@@ -62,7 +62,7 @@ struct flow_driver {
     std::vector<flow::removal> rec(n);
     s.removals_.copy_to(rec.data(), n);
     std::sort(rec.begin(), rec.end(), [](const flow::removal& a, const flow::removal& b) { return a.outlet != b.outlet ? a.outlet < b.outlet : a.id < b.id; });
-    if (s.removed_by_.size() < s.num_particles_) s.removed_by_.resize(s.num_particles_, 0);
+    if (s.removed_by_.size() < s.num_ids_) s.removed_by_.resize(s.num_ids_, 0);
     std::vector<char> touched(s.outlets_.size(), 0);
     for (const flow::removal& r : rec) {
       flow::outlet_record& o = s.outlets_[r.outlet];

@@ -273,12 +273,10 @@ class Simulator {
       throw std::invalid_argument("dem: add_particles: positions (" + std::to_string(n) + "), radii (" +
                                   std::to_string(set.radii.size()) + "), materials (" + std::to_string(mats.size()) +
                                   ") and velocities (" + std::to_string(set.velocities.size()) + ", or 0) must have the same length");
-    if (num_particles_ + n > max_particles)
-      throw std::invalid_argument("dem: add_particles: too many particles (" + std::to_string(num_particles_ + n) + "; at most " +
-                                  std::to_string(max_particles) + ")");
+    check_room(n, "add_particles", "particles");
     family::check_id(family, "add_particles");
     host_state h;
-    const std::uint32_t first = num_particles_;
+    const std::uint32_t first = num_ids_;
     for (std::size_t k = 0; k < n; ++k) {
       const std::string who = "particle " + std::to_string(first + k);
       const double r = set.radii[k];
@@ -326,16 +324,14 @@ class Simulator {
     if ((!orientations.empty() && orientations.size() != n) || (!set.velocities.empty() && set.velocities.size() != n))
       throw std::invalid_argument("dem: add_bodies: positions (" + std::to_string(n) + "), orientations (" + std::to_string(orientations.size()) +
                                   ", or 0) and velocities (" + std::to_string(set.velocities.size()) + ", or 0) must have the same length");
-    if (num_particles_ + n > max_particles)
-      throw std::invalid_argument("dem: add_bodies: too many bodies (" + std::to_string(num_particles_ + n) + "; at most " +
-                                  std::to_string(max_particles) + ")");
+    check_room(n, "add_bodies", "bodies");
     const material& m = materials_[mat];
     if (m.rigid) throw std::invalid_argument("dem: add_bodies: material '" + m.name + "' is rigid: rigid materials are for boundaries");
     family::check_id(family, "add_bodies");
     const double mass = shape_volume_[shape] * m.density;
     const vec3d inertia = shape_inertia_[shape] * m.density;
     host_state h;
-    const std::uint32_t first = num_particles_;
+    const std::uint32_t first = num_ids_;
     for (std::size_t k = 0; k < n; ++k) {
       const std::string who = "body " + std::to_string(first + k) + " (shape '" + shape_names_[shape] + "')";
       const vec3d x = set.positions[k];
@@ -363,7 +359,8 @@ class Simulator {
   std::vector<quatd> orientations() const {
     static_assert(Policies::rigid, "dem::Simulator::orientations is for rigid shapes.");
     const host_state h = pull();
-    std::vector<quatd> out(num_particles_);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::vector<quatd> out(num_ids_, quatd{nan, nan, nan, nan});  // NaN: an id no longer stored
     for (std::size_t i = 0; i < num_particles_; ++i) out[h.id[i]] = quatd(h.orientation[i]);
     return out;
   }
@@ -403,8 +400,12 @@ class Simulator {
   void set_family(const std::vector<std::uint32_t>& ids, family_id f) {
     std::vector<family_id> all = families();
     for (std::uint32_t id : ids) {
-      if (id >= num_particles_)
-        throw std::invalid_argument("dem: set_family: particle id " + std::to_string(id) + " does not exist (" + std::to_string(num_particles_) + " particles)");
+      if (id >= num_ids_)
+        throw std::invalid_argument("dem: set_family: particle id " + std::to_string(id) + " does not exist (" + std::to_string(num_ids_) + " particles)");
+      if (all[id] == family::not_stored) {
+        const std::string removed = sim::flow_driver<Simulator>::removed_note(*this, id);
+        throw std::invalid_argument("dem: set_family: particle " + std::to_string(id) + " " + (removed.empty() ? "has left the domain (lost)" : removed));
+      }
       all[id] = f;
     }
     set_families(all);
@@ -577,10 +578,15 @@ class Simulator {
   std::uint64_t step_count() const { return steps_; }
   double dt() const { return cfg_.dt; }
   const simulation_config& config() const { return cfg_; }
-  std::uint32_t num_particles() const { return num_particles_; }
+  // Particles ever added: the ids 0 .. num_particles() - 1, lost and removed ones included. The
+  // by-id accessors (positions(), set_velocities(), families(), ...) take and give this many.
+  std::uint32_t num_particles() const { return num_ids_; }
+  // Particles held in storage: the active ones, plus those deactivated since the last contact-list
+  // build (storage is compacted at every build; docs/flow.md, "Storage").
+  std::uint32_t num_stored() const { return num_particles_; }
   std::uint32_t num_lost() const { return lost_ - removed_; }  // left the domain (outlets' removals not counted)
   std::uint32_t num_removed() const { return removed_; }     // taken by outlets
-  std::uint32_t num_active() const { return num_particles_ - lost_; }
+  std::uint32_t num_active() const { return num_ids_ - lost_; }
   std::uint64_t num_listed_pairs() const { return num_contacts_; }
   std::uint64_t num_rebuilds() const { return rebuilds_; }
   // Device backends: steps between two reads of the step status (config.status_read_interval; 0:
@@ -642,7 +648,7 @@ class Simulator {
     std::vector<std::uint32_t> ids;
     deformed_.copy_to(r);
     id_.copy_to(ids);
-    std::vector<double> out(num_particles_);
+    std::vector<double> out(num_ids_, std::numeric_limits<double>::quiet_NaN());  // NaN: an id no longer stored
     for (std::size_t i = 0; i < num_particles_; ++i) out[ids[i]] = static_cast<double>(r[i]);
     return out;
   }
@@ -669,6 +675,9 @@ class Simulator {
   }
   std::uint32_t deformation_interval() const { return deform_interval_; }
 
+  // The particles in storage, in id order (s.id[k] is entry k's id). Until a particle is lost or
+  // removed that is every id, s.id[k] = k; ids no longer stored are absent (compacted away at a
+  // contact-list build; docs/flow.md, "Storage"), so index by s.id, or use the by-id accessors.
   io::snapshot snapshot() const {
     host_state h = pull();
     io::snapshot s;
@@ -681,9 +690,10 @@ class Simulator {
     s.angular_velocity.resize(n);
     s.radius.resize(n);
     s.active.resize(n);
+    const std::vector<std::uint32_t> entry = entry_of_ids(h.id);
     for (std::size_t i = 0; i < n; ++i) {
-      const std::uint32_t k = h.id[i];
-      s.id[k] = k;
+      const std::uint32_t k = entry[h.id[i]];
+      s.id[k] = h.id[i];
       s.position[k] = coord_space::to_world(coord_, h.pos[i]);
       s.velocity[k] = vec3d(h.vel[i]);
       s.angular_velocity[k] = vec3d(h.omega[i]);
@@ -717,12 +727,39 @@ class Simulator {
     return a;
   }
 
-  std::vector<vec3d> positions() const { return snapshot().position; }
-  std::vector<double> radii() const { return snapshot().radius; }  // deformable spheres: the original R (deformed_radii: R')
-  std::vector<vec3d> velocities() const { return snapshot().velocity; }
-  std::vector<vec3d> angular_velocities() const { return snapshot().angular_velocity; }
+  // By id (num_particles() entries); an id no longer stored (lost or removed, then compacted) reads
+  // NaN, and 0 in active().
+  std::vector<vec3d> positions() const {
+    std::vector<position_type> p;
+    std::vector<std::uint32_t> ids;
+    pos_.copy_to(p);
+    id_.copy_to(ids);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::vector<vec3d> out(num_ids_, vec3d{nan, nan, nan});
+    for (std::size_t i = 0; i < num_particles_; ++i) out[ids[i]] = coord_space::to_world(coord_, p[i]);
+    return out;
+  }
+  std::vector<double> radii() const {  // deformable spheres: the original R (deformed_radii: R')
+    std::vector<real> r;
+    std::vector<std::uint32_t> ids;
+    radius_.copy_to(r);
+    id_.copy_to(ids);
+    std::vector<double> out(num_ids_, std::numeric_limits<double>::quiet_NaN());
+    for (std::size_t i = 0; i < num_particles_; ++i) out[ids[i]] = static_cast<double>(r[i]);
+    return out;
+  }
+  std::vector<vec3d> velocities() const { return by_id(vel_); }
+  std::vector<vec3d> angular_velocities() const { return by_id(omega_); }
   std::vector<vec3d> forces() const { return by_id(force_); }
   std::vector<vec3d> torques() const { return by_id(torque_); }
+  std::vector<std::uint8_t> active() const {
+    std::vector<std::uint32_t> a, ids;
+    active_.copy_to(a);
+    id_.copy_to(ids);
+    std::vector<std::uint8_t> out(num_ids_, 0);
+    for (std::size_t i = 0; i < num_particles_; ++i) out[ids[i]] = a[i] != 0;
+    return out;
+  }
 
   double kinetic_energy() {
     return num_particles_ ? backend_.reduce_sum(num_particles_, sim::kinetic_energy_of<Policies>{view(), rigid()}) : 0.0;
@@ -974,11 +1011,74 @@ class Simulator {
     if (family != 0 || family_.size()) grow(family_, std::vector<std::uint32_t>(n, family));
     highest_family_ = std::max(highest_family_, family);
     num_particles_ += static_cast<std::uint32_t>(n);
+    num_ids_ += static_cast<std::uint32_t>(n);
     family_contact_force_.clear();  // sized again at the next evaluation
     family_contact_torque_.clear();
     index_of_ids_valid_ = false;
     contacts_valid_ = false;
     prepared_ = false;
+  }
+
+  // Room for n more particles: in storage (kernels index it with 32-bit offsets) and among the ids
+  // (never reused; the last value marks "not stored" in index_of_ids_).
+  void check_room(std::size_t n, const char* who, const char* what) const {
+    if (num_particles_ + n > max_particles)
+      throw std::invalid_argument(std::string("dem: ") + who + ": too many " + what + " (" + std::to_string(num_particles_ + n) + " stored; at most " +
+                                  std::to_string(max_particles) + ")");
+    if (num_ids_ + n >= std::numeric_limits<std::uint32_t>::max())
+      throw std::invalid_argument(std::string("dem: ") + who + ": the particle ids would pass 2^32 - 1 (" + std::to_string(num_ids_) +
+                                  " issued, ids are never reused)");
+  }
+
+  // entry[id] = the rank of id among the stored ids (their position in id order).
+  std::vector<std::uint32_t> entry_of_ids(const std::vector<std::uint32_t>& stored) const {
+    std::vector<std::uint32_t> entry(num_ids_, 0);
+    for (std::uint32_t id : stored) entry[id] = 1;
+    std::uint32_t k = 0;
+    for (std::uint32_t& e : entry) e = e ? k++ : 0;
+    return entry;
+  }
+
+  // Drops the inactive particles from storage (contact-list builds, after the cell sort has put
+  // them last): every per-particle array keeps its first n_active entries. Capacity is kept for
+  // the particles to come; ids are not reused.
+  void compact_storage(std::uint32_t n_active) {
+    if (n_active >= num_particles_) return;
+    const std::size_t n = n_active;
+    const auto keep = [n](auto& b) {
+      if (b.size() > n) b.resize(n);
+    };
+    keep(pos_);
+    keep(pos_ref_);
+    keep(carry_);
+    keep(vel_);
+    keep(omega_);
+    keep(force_);
+    keep(torque_);
+    keep(radius_);
+    keep(inv_mass_);
+    keep(inv_inertia_);
+    keep(deformed_);
+    keep(deformed_ref_);
+    keep(deformed_next_);
+    keep(deform_iterations_);
+    keep(touching_count_);
+    keep(material_);
+    keep(id_);
+    keep(active_);
+    keep(orientation_);
+    keep(inertia_);
+    keep(shape_);
+    keep(ext_force_);
+    keep(ext_torque_);
+    keep(family_);
+    keep(search_radius_);
+    keep(family_contact_force_);
+    keep(family_contact_torque_);
+    keep(owner_wc_);
+    keep(geometry_wc_);
+    num_particles_ = n_active;
+    index_of_ids_valid_ = false;
   }
 
   // One particle or body into the host copy of the state.
@@ -1074,9 +1174,9 @@ class Simulator {
 
   template <class W>
   void set_wildcards(std::vector<W> host_state::*field, const std::vector<W>& values, const char* what) {
-    if (values.size() != num_particles_)
+    if (values.size() != num_ids_)
       throw std::invalid_argument(std::string("dem: got ") + std::to_string(values.size()) + " " + what + " for " +
-                                  std::to_string(num_particles_) + " particles");
+                                  std::to_string(num_ids_) + " particles (one per particle id)");
     host_state h = pull();
     for (std::size_t i = 0; i < num_particles_; ++i) (h.*field)[i] = values[h.id[i]];
     push(h);
@@ -1088,7 +1188,7 @@ class Simulator {
     std::vector<std::uint32_t> ids;
     b.copy_to(v);
     id_.copy_to(ids);
-    std::vector<W> out(num_particles_);
+    std::vector<W> out(num_ids_);  // default values for ids no longer stored
     for (std::size_t i = 0; i < num_particles_; ++i) out[ids[i]] = v[i];
     return out;
   }
@@ -1105,9 +1205,9 @@ class Simulator {
   }
 
   void set_by_id(std::vector<vec3<real>> host_state::*field, const std::vector<vec3d>& values, const char* what) {
-    if (values.size() != num_particles_)
+    if (values.size() != num_ids_)  // entries of ids no longer stored are not read
       throw std::invalid_argument(std::string("dem: got ") + std::to_string(values.size()) + " values of " + what + " for " +
-                                  std::to_string(num_particles_) + " particles");
+                                  std::to_string(num_ids_) + " particles (one per particle id)");
     host_state h = pull();
     for (std::size_t i = 0; i < num_particles_; ++i) {
       const vec3d v = values[h.id[i]];
@@ -1122,7 +1222,8 @@ class Simulator {
     std::vector<std::uint32_t> ids;
     b.copy_to(v);
     id_.copy_to(ids);
-    std::vector<vec3d> out(num_particles_);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::vector<vec3d> out(num_ids_, vec3d{nan, nan, nan});  // NaN: an id no longer stored
     for (std::size_t i = 0; i < num_particles_; ++i) out[ids[i]] = vec3d(v[i]);
     return out;
   }
@@ -1167,7 +1268,7 @@ class Simulator {
   // Everything that must hold before the first step after a change.
   void prepare() {
     if (prepared_) return;
-    if (num_particles_ == 0 && inlets_.empty()) throw std::invalid_argument("dem: no particles: add some (or an inlet) before stepping");
+    if (num_ids_ == 0 && inlets_.empty()) throw std::invalid_argument("dem: no particles: add some (or an inlet) before stepping");
     if (dirty_params_ || params_.size() != std::size_t(num_materials()) * num_materials()) build_params();
     if constexpr (requires(const shape_data& d) { d.material[0]; })  // clumps: component materials must exist
       for (std::size_t k = 0; k < shapes_host_.size(); ++k)
@@ -1438,7 +1539,9 @@ class Simulator {
   material_table materials_;
   std::ostream* log_ = &std::cerr;
 
-  std::uint32_t num_particles_ = 0;
+  std::uint32_t num_particles_ = 0;  // in storage (active, and inactive until the next build compacts them)
+  std::uint32_t num_ids_ = 0;        // ids issued: particles ever added (num_particles()); those
+                                     // not stored were compacted away (lost_ counts them too)
   std::uint32_t lost_ = 0;
   std::uint32_t num_contacts_ = 0;
   std::uint32_t old_contacts_ = 0;

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,15 +32,30 @@ namespace dem::track {
 
 namespace detail {
 
-// out[k] = v[index[ids[k]]] in world units (double).
+// index_of_ids' entry for an id no longer stored (lost or removed, then compacted away).
+inline constexpr std::uint32_t not_stored = 0xffffffffu;
+
+// out[k] = v[index[ids[k]]]; `absent` for an id no longer stored.
 template <class T>
 struct gather_kernel {
   const std::uint32_t* ids;
   const std::uint32_t* index;
   const T* v;
   T* out;
-  DEM_HD void operator()(index_t k) const { out[k] = v[index[ids[k]]]; }
+  T absent;
+  DEM_HD void operator()(index_t k) const {
+    const std::uint32_t i = index[ids[k]];
+    out[k] = i == not_stored ? absent : v[i];
+  }
 };
+// out[k] = where id ids[k] is stored (not_stored if nowhere).
+struct where_kernel {
+  const std::uint32_t* ids;
+  const std::uint32_t* index;
+  std::uint32_t* out;
+  DEM_HD void operator()(index_t k) const { out[k] = index[ids[k]]; }
+};
+// Setters check first that every tracked id is stored and active (tracker::require_active).
 template <class T>
 struct scatter_kernel {
   const std::uint32_t* ids;
@@ -67,6 +83,10 @@ struct contact_load_kernel {
   vec3<Real>* out_torque;
   DEM_HD void operator()(index_t k) const {
     const std::uint32_t i = index[ids[k]];
+    if (i == not_stored) {  // no longer in the simulation: no load
+      out_force[k] = out_torque[k] = vec3<Real>{0, 0, 0};
+      return;
+    }
     if (contact_force) {  // a rule may have held components of the stored total
       out_force[k] = contact_force[i];
       out_torque[k] = contact_torque[i];
@@ -109,7 +129,8 @@ struct access {
   // The storage index of every id, rebuilt (one pass) after particles were reordered or added.
   static const std::uint32_t* index_of_ids(Sim& s) {
     if (!s.index_of_ids_valid_) {
-      s.index_of_ids_.resize(s.num_particles_);
+      s.index_of_ids_.resize(s.num_ids_);
+      s.index_of_ids_.fill(detail::not_stored);
       if (s.num_particles_) s.backend_.for_each(s.num_particles_, detail::index_of_ids_kernel{s.id_.data(), s.index_of_ids_.data()});
       s.index_of_ids_valid_ = true;
     }
@@ -165,17 +186,23 @@ class tracker {
   const std::vector<std::uint32_t>& ids() const { return ids_; }
   std::size_t size() const { return ids_.size(); }
 
+  // A particle that has left (lost, or taken by an outlet) stays in storage until the next
+  // contact-list build, then is compacted away: from then on its positions, velocities and
+  // orientation read NaN, its family family::not_stored, its contact load zero, active() false.
   std::vector<vec3d> positions() {
     std::vector<typename Sim::position_type> p = gather(access::positions(*sim_));
-    std::vector<vec3d> out(p.size());
-    for (std::size_t k = 0; k < p.size(); ++k) out[k] = Sim::coord_space::to_world(access::coord(*sim_), p[k]);
+    const std::vector<bool> in = stored();
+    std::vector<vec3d> out(p.size(), nan3());
+    for (std::size_t k = 0; k < p.size(); ++k)
+      if (in[k]) out[k] = Sim::coord_space::to_world(access::coord(*sim_), p[k]);
     return out;
   }
-  std::vector<vec3d> velocities() { return widen(gather(access::velocities(*sim_))); }
-  std::vector<vec3d> angular_velocities() { return widen(gather(access::angular_velocities(*sim_))); }
+  std::vector<vec3d> velocities() { return widen(gather(access::velocities(*sim_), nan_real3())); }
+  std::vector<vec3d> angular_velocities() { return widen(gather(access::angular_velocities(*sim_), nan_real3())); }
   std::vector<quatd> orientations() {
     static_assert(Sim::policy::rigid, "dem::track::tracker::orientations is for rigid bodies");
-    const auto q = gather(access::orientations(*sim_));
+    const real nan = std::numeric_limits<real>::quiet_NaN();
+    const auto q = gather(access::orientations(*sim_), quat<real>{nan, nan, nan, nan});
     return std::vector<quatd>(q.begin(), q.end());
   }
   // Whether each tracked particle is still in the simulation (0 once it has left the domain).
@@ -186,7 +213,7 @@ class tracker {
   // The family of each tracked particle, and a new one for each (family/: docs/families.md).
   std::vector<family::family_id> families() {
     if (ids_.empty()) return {};
-    return gather(access::families(*sim_));
+    return gather(access::families(*sim_), family::not_stored);
   }
   void set_families(const std::vector<family::family_id>& f) {
     if (f.size() != ids_.size()) throw std::invalid_argument(count_error(f.size(), "family"));
@@ -247,15 +274,37 @@ class tracker {
   using access = track::access<Sim>;
 
   template <class T>
-  std::vector<T> gather(buffer<T>& from) {
+  std::vector<T> gather(buffer<T>& from, const T& absent = T{}) {
     std::vector<T> out;
     if (ids_.empty()) return out;
     const std::uint32_t* index = access::index_of_ids(*sim_);
     buffer<T> tmp;
     tmp.resize(ids_.size());
-    access::backend(*sim_).for_each(static_cast<index_t>(ids_.size()), detail::gather_kernel<T>{device_ids_.data(), index, from.data(), tmp.data()});
+    access::backend(*sim_).for_each(static_cast<index_t>(ids_.size()), detail::gather_kernel<T>{device_ids_.data(), index, from.data(), tmp.data(), absent});
     tmp.copy_to(out);
     return out;
+  }
+  // Whether each tracked id is still in storage.
+  std::vector<bool> stored() {
+    const std::uint32_t* index = access::index_of_ids(*sim_);
+    std::vector<std::uint32_t> at(ids_.size());
+    if (!ids_.empty()) {
+      buffer<std::uint32_t> tmp;
+      tmp.resize(ids_.size());
+      access::backend(*sim_).for_each(static_cast<index_t>(ids_.size()), detail::where_kernel{device_ids_.data(), index, tmp.data()});
+      tmp.copy_to(at);
+    }
+    std::vector<bool> out(at.size());
+    for (std::size_t k = 0; k < at.size(); ++k) out[k] = at[k] != detail::not_stored;
+    return out;
+  }
+  static vec3d nan3() {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    return {nan, nan, nan};
+  }
+  static vec3<real> nan_real3() {
+    const real nan = std::numeric_limits<real>::quiet_NaN();
+    return {nan, nan, nan};
   }
   template <class T>
   void scatter(buffer<T>& to, const std::vector<T>& values) {
