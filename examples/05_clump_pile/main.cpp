@@ -78,7 +78,7 @@ int run(std::size_t n, double time, double mu) {
   std::vector<std::pair<double, double>> pts;
   std::vector<double> radii;
   for (const auto& p : pos) {
-    if (p.z < 0) continue;
+    if (!(p.z >= 0)) continue;  // below the floor, or gone from the domain (NaN)
     pts.push_back({std::hypot(p.x, p.y), p.z});
     radii.push_back(pts.back().first);
   }

@@ -35,12 +35,14 @@ struct options {
 double surface_angle(const std::vector<dem::vec3d>& x) {
   double lo = 1e9, hi = -1e9;
   for (const auto& p : x) {
+    if (!std::isfinite(p.x)) continue;  // a particle that left the domain (by-id readouts give NaN)
     lo = std::min(lo, p.x);
     hi = std::max(hi, p.x);
   }
   const int bins = 16;
   std::vector<double> top(bins, -1e9);
   for (const auto& p : x) {
+    if (!std::isfinite(p.x)) continue;
     const int k = std::clamp(static_cast<int>((p.x - lo) / (hi - lo) * bins), 0, bins - 1);
     top[k] = std::max(top[k], p.z);
   }

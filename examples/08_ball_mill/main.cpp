@@ -78,7 +78,8 @@ int run(const options& o) {
       power += sim.boundary_power(b) / samples;
     }
     double mx = 0;
-    for (const auto& x : sim.positions()) mx += mass * x.x;
+    for (const auto& x : sim.positions())
+      if (std::isfinite(x.x)) mx += mass * x.x;  // NaN: left the domain
     gravity_torque += g * mx / samples;
     if (series && k % 10 == 0) example::write_frame(*series, sim);
   }

@@ -33,21 +33,30 @@ struct options {
 
 // Fraction of the upper-half beads (ids in `upper`) that are in the lower half of the bed now,
 // over the fraction a random mixture would have there.
-double mixing_index(const std::vector<dem::vec3d>& x, const std::vector<char>& upper) {
-  std::vector<double> z;
-  for (const auto& p : x) z.push_back(p.z);
-  std::vector<double> sorted = z;
+// The median height of the particles still in the domain (by-id readouts give NaN for the others).
+double median_height(const std::vector<dem::vec3d>& x) {
+  std::vector<double> sorted;
+  for (const auto& p : x)
+    if (std::isfinite(p.z)) sorted.push_back(p.z);
+  if (sorted.empty()) return 0;
   std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
-  const double median = sorted[sorted.size() / 2];
-  std::size_t upper_below = 0, below = 0, uppers = 0;
+  return sorted[sorted.size() / 2];
+}
+
+double mixing_index(const std::vector<dem::vec3d>& x, const std::vector<char>& upper) {
+  const double median = median_height(x);
+  std::size_t upper_below = 0, below = 0, uppers = 0, present = 0;
   for (std::size_t k = 0; k < x.size(); ++k) {
+    if (!std::isfinite(x[k].z)) continue;
+    const double z = x[k].z;
+    ++present;
     uppers += upper[k];
-    if (z[k] < median) {
+    if (z < median) {
       ++below;
       upper_below += upper[k];
     }
   }
-  const double expected = double(uppers) / double(x.size());
+  const double expected = double(uppers) / double(present);
   return below ? (double(upper_below) / double(below)) / expected : 0.0;
 }
 
@@ -86,11 +95,8 @@ int run(const options& o) {
   std::vector<char> upper(sim.num_particles());
   {
     const auto x = sim.positions();
-    std::vector<double> z;
-    for (const auto& p : x) z.push_back(p.z);
-    std::vector<double> sorted = z;
-    std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
-    for (std::size_t k = 0; k < x.size(); ++k) upper[k] = z[k] >= sorted[sorted.size() / 2];
+    const double median = median_height(x);
+    for (std::size_t k = 0; k < x.size(); ++k) upper[k] = x[k].z >= median;  // false for NaN
   }
   const double before = mixing_index(sim.positions(), upper);
   sim.set_motion(impeller, dem::boundary::constant_velocity{.omega = {0, 0, o.omega}});

@@ -191,6 +191,13 @@ TEST_CASE("storage: removed and lost particles are compacted away at the next bu
   for (std::uint32_t id = 0; id < 248; ++id)
     if (!active[id]) kick[id] = {std::nan(""), 0, 0};
   s.set_velocities(kick);
+  std::vector<vec3d> drag = s.velocities();  // NaN for the ids no longer stored: not read
+  for (vec3d& f : drag) f = f * -1e-6;
+  s.set_external_forces(drag);
+  drag[snap.id[0]].x = std::nan("");
+  const std::string named = "force on particle " + std::to_string(snap.id[0]) + " is not finite";
+  CHECK_THROWS_WITH_AS(s.set_external_forces(drag), doctest::Contains(named.c_str()), std::invalid_argument);
+  s.clear_external_forces();
   s.set_families(fam);  // the round trip: not_stored where nothing is stored
   fam[snap.id[0]] = dem::family::not_stored;
   CHECK_THROWS_WITH_AS(s.set_families(fam), doctest::Contains("family 4294967295 does not exist"), std::invalid_argument);
@@ -363,4 +370,27 @@ TEST_CASE("storage: a checkpoint of a compacted run restarts bit for bit and goe
   p.positions = {{0.03, 0.03, 0.03}};
   p.radii = {1e-3};
   CHECK(resumed.add_particles(p, 0) == 248);
+}
+
+TEST_CASE("storage: a particle that left stays stored, inactive, until the next build; a family tracker skips it") {
+  dem::simulation_config c = falling_config();
+  c.gravity = {0, 0, 0};
+  sim s(c);
+  s.set_log(nullptr);
+  const auto m = s.add_material(glass);
+  dem::particle_set p;
+  p.positions = {{0.04995, 0, 0}, {0, 0, 0}, {0.01, 0, 0}};  // the first leaves through +x in the first step
+  p.radii = {1e-3, 1e-3, 1e-3};
+  p.velocities = {{10, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+  s.add_particles(p, m);
+  s.step(1);
+  REQUIRE(s.num_lost() == 1);
+  CHECK(s.num_stored() == 3);
+  CHECK(s.active() == std::vector<std::uint8_t>{0, 1, 1});
+  CHECK(!std::isnan(s.positions()[0].x));  // still stored: its last state
+  CHECK(dem::track::in_family(s, 0).ids() == std::vector<std::uint32_t>{1, 2});
+  s.step(1);  // the build of this step compacts it away
+  CHECK(s.num_stored() == 2);
+  CHECK(std::isnan(s.positions()[0].x));
+  CHECK(dem::track::in_family(s, 0).ids() == std::vector<std::uint32_t>{1, 2});
 }

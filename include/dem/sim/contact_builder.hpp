@@ -6,12 +6,14 @@
 // kernels are in broad/uniform_grid.hpp and contact/contact_list.hpp; docs/architecture.md
 // describes the flow.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "dem/broad/uniform_grid.hpp"
 #include "dem/contact/contact_list.hpp"
@@ -55,6 +57,11 @@ struct contact_builder {
     const int cell_bits = std::bit_width(std::uint64_t{g.dims[0]} * g.dims[1] * g.dims[2]);  // < 2^64 (checked above)
     const int pair_bits = 32 + std::bit_width(static_cast<std::uint64_t>(std::max(n, s.num_ids_)));
     s.backend_.sort_pairs(s.cell_key_, s.perm_, n, cell_bits);
+    // A diverged particle or a failed radius solve recorded this step names a storage index: it
+    // moves with the sort (an error path: the run stops at the step's end, so a host search is fine).
+    std::array<std::uint32_t, sim::status_words> status = s.read_status();
+    const bool pending = status[sim::bad_particle] != sim::no_particle || status[sim::deform_failure] != sim::no_particle;
+    if (pending) follow_the_sort(s, status, n);
     s.permute(s.pos_);
     if constexpr (Sim::has_carry) s.permute(s.carry_);
     s.permute(s.vel_);
@@ -89,10 +96,13 @@ struct contact_builder {
     if constexpr (Sim::law_traits::has_geometry_wildcards) s.permute(s.geometry_wc_);
     // The inactive particles now stand last: compact them away (ids are never reused), so that a
     // run that feeds and drains holds only what is in the domain.
+    // (Not while an error is pending: the particle it names may be one of them.)
     const std::uint32_t compacted = s.num_ids_ - s.num_particles_;  // inactive before, counted in lost_count too
-    const std::uint32_t n_active = s.num_particles_ - (s.read_status()[sim::lost_count] - compacted);
-    s.compact_storage(n_active);
-    n = n_active;
+    const std::uint32_t n_active = s.num_particles_ - (status[sim::lost_count] - compacted);
+    if (!pending) {
+      s.compact_storage(n_active);
+      n = n_active;
+    }
 
     // The radii detection searches with: enlarged by their families' extra margins, if any.
     const typename Sim::real* search_radius = s.contact_radius();
@@ -185,6 +195,20 @@ struct contact_builder {
     ++s.rebuilds_;
     if constexpr (Sim::ledger_supported)
       if (s.ledger_primed_) s.carry_ledger_records();
+  }
+
+  // The storage indices in the status words, moved to where the cell sort puts their particles.
+  static void follow_the_sort(Sim& s, std::array<std::uint32_t, sim::status_words>& status, std::uint32_t n) {
+    std::vector<std::uint32_t> perm(n);  // perm[new] = old
+    s.perm_.copy_to(perm.data(), n);
+    for (const auto word : {sim::bad_particle, sim::deform_failure}) {
+      if (status[word] == sim::no_particle) continue;
+      const auto at = std::find(perm.begin(), perm.end(), status[word]);
+      if (at != perm.end()) status[word] = static_cast<std::uint32_t>(at - perm.begin());
+    }
+    std::vector<std::uint32_t> all = s.status_.to_vector();
+    std::copy(status.begin(), status.end(), all.begin());
+    s.status_.assign(all);
   }
 
 };

@@ -65,14 +65,23 @@ struct external_forces {
   template <class T>
   using buffer = typename Sim::template buffer<T>;
 
+  // One value per id; those of ids still stored must be finite (the others are not read: an id
+  // compacted away may carry the NaN its by-id readouts gave).
   static void check(const Sim& s, const std::vector<vec3d>& v, const char* what) {
     if (v.size() != s.num_ids_)
       throw std::invalid_argument(std::string("dem: set_external_forces: got ") + std::to_string(v.size()) + " " + what + "s for " +
                                   std::to_string(s.num_ids_) + " particles (one per particle id)");
-    for (std::size_t k = 0; k < v.size(); ++k)
+    std::vector<std::uint32_t> stored;
+    if (s.num_ids_ != s.num_particles_) s.id_.copy_to(stored);
+    const auto named = [&](std::size_t k) {
       if (!all_finite(v[k]))
         throw std::invalid_argument(std::string("dem: set_external_forces: the ") + what + " on particle " + std::to_string(k) +
                                     " is not finite: " + Sim::str(v[k]));
+    };
+    if (s.num_ids_ == s.num_particles_)
+      for (std::size_t k = 0; k < v.size(); ++k) named(k);
+    else
+      for (std::uint32_t id : stored) named(id);
   }
 
   static void set(Sim& s, const std::vector<vec3d>& force_by_id, const std::vector<vec3d>& torque_by_id) {

@@ -1424,6 +1424,17 @@ class Simulator {
 
   void check_status() {
     const auto s = read_status();
+    // The counts first, so that they stay consistent (removed_ <= lost_) when an error below stops
+    // the run.
+    if (s[sim::lost_count] != lost_) {
+      const std::uint32_t left = s[sim::lost_count] - lost_ - removed_pending_;  // the rest were taken by outlets
+      if (log_ && left)
+        *log_ << "dem: step " << steps_ << ": " << left << " particle(s) left the domain and were deactivated ("
+              << (s[sim::lost_count] - removed_) << " in total)\n";
+      removed_pending_ = 0;
+      lost_ = s[sim::lost_count];
+      contacts_valid_ = false;  // the pair kernel assumes listed pairs hold active particles only
+    }
     if constexpr (deformable) sim::deformation<Simulator>::check(*this, s[sim::deform_failure]);
     sim::families<Simulator>::note_changes(*this, s[sim::family_changes]);
     if (s[sim::bad_particle] != sim::no_particle) {
@@ -1437,15 +1448,6 @@ class Simulator {
       if (all_finite(v) && all_finite(vec3d(h.omega[i]))) m << ", speed " << norm(v) << " m/s above config.max_speed = " << cfg_.max_speed;
       m << "; reduce dt (now " << cfg_.dt << " s) or check the input";
       throw std::runtime_error(m.str());
-    }
-    if (s[sim::lost_count] != lost_) {
-      const std::uint32_t left = s[sim::lost_count] - lost_ - removed_pending_;  // the rest were taken by outlets
-      if (log_ && left)
-        *log_ << "dem: step " << steps_ << ": " << left << " particle(s) left the domain and were deactivated ("
-              << (s[sim::lost_count] - removed_) << " in total)\n";
-      removed_pending_ = 0;
-      lost_ = s[sim::lost_count];
-      contacts_valid_ = false;  // the pair kernel assumes listed pairs hold active particles only
     }
   }
 

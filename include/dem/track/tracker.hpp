@@ -364,15 +364,16 @@ tracker<Sim> particles(Sim& s, std::vector<std::uint32_t> ids) {
   return tracker<Sim>(s, std::move(ids));
 }
 
-// A tracker on the particles in family f now (the selection is fixed when it is made: particles
-// that change family later stay tracked).
+// A tracker on the active particles in family f now (the selection is fixed when it is made:
+// particles that change family later stay tracked).
 template <class Sim>
 tracker<Sim> in_family(Sim& s, family::family_id f) {
   family::check_id(f, "dem::track::in_family");
   const std::vector<family::family_id> by_id = s.families();
+  const std::vector<std::uint8_t> active = s.active();  // not those that left since the last build
   std::vector<std::uint32_t> ids;
   for (std::size_t k = 0; k < by_id.size(); ++k)
-    if (by_id[k] == f) ids.push_back(static_cast<std::uint32_t>(k));
+    if (by_id[k] == f && active[k]) ids.push_back(static_cast<std::uint32_t>(k));
   return tracker<Sim>(s, std::move(ids));
 }
 
