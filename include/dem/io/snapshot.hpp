@@ -6,7 +6,8 @@
 
 namespace dem::io {
 
-// Host copy of the particle state at one time, ordered by particle id. Writers take this.
+// Host copy of the particle state at one time, ordered by particle id (id[k] is entry k's id: once
+// particles have left and storage was compacted, some ids are absent). Writers take this.
 struct snapshot {
   double time = 0;
   std::uint64_t step = 0;
