@@ -358,11 +358,8 @@ class Simulator {
   // Orientations of rigid bodies (principal frame -> world), by id.
   std::vector<quatd> orientations() const {
     static_assert(Policies::rigid, "dem::Simulator::orientations is for rigid shapes.");
-    const host_state h = pull();
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    std::vector<quatd> out(num_ids_, quatd{nan, nan, nan, nan});  // NaN: an id no longer stored
-    for (std::size_t i = 0; i < num_particles_; ++i) out[h.id[i]] = quatd(h.orientation[i]);
-    return out;
+    return in_id_order(orientation_, quatd{nan, nan, nan, nan}, [](const quat<real>& q) { return quatd(q); });
   }
 
   void set_dt(double dt) { check_dt(dt); cfg_.dt = dt; prepared_ = false; }
@@ -644,13 +641,7 @@ class Simulator {
   // The radii the contacts see (R', by particle id); radii() of the state stay the original R.
   std::vector<double> deformed_radii() const {
     static_assert(deformable, "dem::Simulator::deformed_radii: the shape policy is not dem::shape::deformable_sphere");
-    std::vector<real> r;
-    std::vector<std::uint32_t> ids;
-    deformed_.copy_to(r);
-    id_.copy_to(ids);
-    std::vector<double> out(num_ids_, std::numeric_limits<double>::quiet_NaN());  // NaN: an id no longer stored
-    for (std::size_t i = 0; i < num_particles_; ++i) out[ids[i]] = static_cast<double>(r[i]);
-    return out;
+    return in_id_order(deformed_, std::numeric_limits<double>::quiet_NaN(), [](real r) { return static_cast<double>(r); });
   }
   // Newton iterations, deformed particles and the largest R' / R of the last step.
   dem::deformation_report deformation_report() const {
@@ -730,35 +721,18 @@ class Simulator {
   // By id (num_particles() entries); an id no longer stored (lost or removed, then compacted) reads
   // NaN, and 0 in active().
   std::vector<vec3d> positions() const {
-    std::vector<position_type> p;
-    std::vector<std::uint32_t> ids;
-    pos_.copy_to(p);
-    id_.copy_to(ids);
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    std::vector<vec3d> out(num_ids_, vec3d{nan, nan, nan});
-    for (std::size_t i = 0; i < num_particles_; ++i) out[ids[i]] = coord_space::to_world(coord_, p[i]);
-    return out;
+    return in_id_order(pos_, vec3d{nan, nan, nan}, [this](const position_type& p) { return coord_space::to_world(coord_, p); });
   }
   std::vector<double> radii() const {  // deformable spheres: the original R (deformed_radii: R')
-    std::vector<real> r;
-    std::vector<std::uint32_t> ids;
-    radius_.copy_to(r);
-    id_.copy_to(ids);
-    std::vector<double> out(num_ids_, std::numeric_limits<double>::quiet_NaN());
-    for (std::size_t i = 0; i < num_particles_; ++i) out[ids[i]] = static_cast<double>(r[i]);
-    return out;
+    return in_id_order(radius_, std::numeric_limits<double>::quiet_NaN(), [](real r) { return static_cast<double>(r); });
   }
   std::vector<vec3d> velocities() const { return by_id(vel_); }
   std::vector<vec3d> angular_velocities() const { return by_id(omega_); }
   std::vector<vec3d> forces() const { return by_id(force_); }
   std::vector<vec3d> torques() const { return by_id(torque_); }
   std::vector<std::uint8_t> active() const {
-    std::vector<std::uint32_t> a, ids;
-    active_.copy_to(a);
-    id_.copy_to(ids);
-    std::vector<std::uint8_t> out(num_ids_, 0);
-    for (std::size_t i = 0; i < num_particles_; ++i) out[ids[i]] = a[i] != 0;
-    return out;
+    return in_id_order(active_, std::uint8_t{0}, [](std::uint32_t a) { return static_cast<std::uint8_t>(a != 0); });
   }
 
   double kinetic_energy() {
@@ -1184,12 +1158,18 @@ class Simulator {
 
   template <class W>
   std::vector<W> wildcards_by_id(const buffer<W>& b) const {
-    std::vector<W> v;
+    return in_id_order(b, W{}, [](const W& w) { return w; });  // default values for ids no longer stored
+  }
+
+  // A per-particle array by id: one entry per id issued, `absent` for ids no longer stored.
+  template <class T, class Out, class Convert>
+  std::vector<Out> in_id_order(const buffer<T>& b, const Out& absent, Convert convert) const {
+    std::vector<T> v;
     std::vector<std::uint32_t> ids;
     b.copy_to(v);
     id_.copy_to(ids);
-    std::vector<W> out(num_ids_);  // default values for ids no longer stored
-    for (std::size_t i = 0; i < num_particles_; ++i) out[ids[i]] = v[i];
+    std::vector<Out> out(num_ids_, absent);
+    for (std::size_t i = 0; i < num_particles_; ++i) out[ids[i]] = convert(v[i]);
     return out;
   }
 
@@ -1218,14 +1198,8 @@ class Simulator {
   }
 
   std::vector<vec3d> by_id(const buffer<vec3<real>>& b) const {
-    std::vector<vec3<real>> v;
-    std::vector<std::uint32_t> ids;
-    b.copy_to(v);
-    id_.copy_to(ids);
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    std::vector<vec3d> out(num_ids_, vec3d{nan, nan, nan});  // NaN: an id no longer stored
-    for (std::size_t i = 0; i < num_particles_; ++i) out[ids[i]] = vec3d(v[i]);
-    return out;
+    const double nan = std::numeric_limits<double>::quiet_NaN();  // an id no longer stored
+    return in_id_order(b, vec3d{nan, nan, nan}, [](const vec3<real>& v) { return vec3d(v); });
   }
 
   sim::particle_view<coord_space> view() {
