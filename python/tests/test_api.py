@@ -133,6 +133,22 @@ def test_a_config_object_and_the_properties_drive_the_simulator():
     assert sim.time == pytest.approx(110 * 2e-5 + 50 * 1e-5, rel=1e-12) and sim.step_count == 160
 
 
+def test_local_validity_keeps_the_list_while_a_lone_flyer_is_clear():
+    def run(max_overrun):
+        c = dem.Config(((0, 0, 0), (0.1, 0.1, 0.1)), dt=2e-6, gravity=(0, 0, 0), max_overrun=max_overrun)
+        sim = dem.Simulator(c, precision="double")
+        m = sim.add_material(dem.Material("glass"))
+        sim.add_particles([(0.02, 0.05, 0.05), (0.08, 0.05, 0.05)], 1e-3, m, velocities=[(5, 0, 0), (0, 0, 0)])
+        sim.step(1000)  # 1 cm of flight, the margin's half (0.1 mm) every 10 steps
+        return sim
+
+    local, plain = run(256), run(0)
+    assert local.config.max_overrun == 256 and plain.config.max_overrun == 0
+    np.testing.assert_array_equal(local.positions(), plain.positions())
+    assert plain.num_rebuilds() > 50 and plain.num_local_checks() == 0
+    assert local.num_rebuilds() < 5 and local.num_local_checks() > 900
+
+
 def test_run_returns_the_steps_calls_back_and_stops_when_told(capsys):
     sim = dem.Simulator(domain=DOMAIN, dt=1e-5, precision="double")
     sim.set_log(False)

@@ -303,11 +303,13 @@ TEST_CASE("families: bad input is refused by name") {
 namespace {
 
 // A projectile (radius 1 mm, 5 m/s along x, family `family`) shot at a 3 x 3 x 3 cluster of resting
-// spheres, no gravity, margin 0.1 mm: the plain list is rebuilt every 10 steps for the projectile.
-sim projectile(dem::family::family_id family, double extra) {
+// spheres, no gravity, margin 0.1 mm: under the global criterion (max_overrun = 0) the plain list
+// is rebuilt every 10 steps for the projectile.
+sim projectile(dem::family::family_id family, double extra, std::uint32_t max_overrun = 0) {
   dem::simulation_config c = zero_g_config(0.05);
   c.dt = 1e-6;
   c.contact_margin = 1e-4;
+  c.max_overrun = max_overrun;
   sim s(c);
   const auto m = s.add_material(glass);
   dem::particle_set p;
@@ -345,10 +347,19 @@ TEST_CASE("families: an extra detection margin spares the rebuilds a fast family
   MESSAGE("rebuilds on the way: plain " << plain.num_rebuilds() << ", with the extra margin " << wide.num_rebuilds());
   CHECK(plain.num_rebuilds() > 300);
   CHECK(wide.num_rebuilds() < 15);
+  // Local validity (the default) spares them too, without the extra margin: the projectile alone
+  // is checked each step until it nears the cluster.
+  sim local = projectile(1, 0, 256);
+  local.step(3300);
+  CHECK(local.num_rebuilds() < 15);
+  CHECK(local.positions() == plain.positions());
   plain.step(4700);  // through the impact and after
   wide.step(4700);
+  local.step(4700);
   CHECK(wide.positions() == plain.positions());
   CHECK(wide.velocities() == plain.velocities());
+  CHECK(local.positions() == plain.positions());
+  CHECK(local.velocities() == plain.velocities());
   CHECK(plain.velocities()[0].x < 4);  // it hit the cluster
 
   // A particle that moves into a family with a larger margin had its partners listed for the

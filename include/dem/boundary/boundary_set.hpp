@@ -420,6 +420,15 @@ class boundary_set {
     force_.fill(vec3<Real>{0, 0, 0});
     torque_.fill(vec3<Real>{0, 0, 0});
   }
+  // Local validity (contact/local_validity.hpp): adds 1 to *missing for each element within `reach`
+  // of an overrun particle's bounding sphere now that its wall list lacks.
+  template <class Space>
+  void check_overrun(Backend& be, const typename Space::params& coord, const typename Space::position* pos, const Real* radius,
+                     const std::uint32_t* overrun, std::uint32_t count, double reach, const family::mask_view& families, std::uint32_t* missing) {
+    if (boundaries_.empty() || count == 0) return;
+    be.for_each(count, wall_overrun_check_kernel<Space>{coord, pos, radius, view(), static_cast<Real>(reach), offset_.data(), entry_element_.data(),
+                                                        overrun, families, missing});
+  }
   // Where each entry's history came from at the last build (not_carried: new), for other per-entry
   // records carried the same way (the energy ledger's).
   const buffer<std::uint32_t>& carried_from() const { return from_; }

@@ -6,6 +6,7 @@
 // bounding-volume hierarchy queried in the mesh's frame.
 #include <cstdint>
 
+#include "dem/backend/atomic.hpp"
 #include "dem/boundary/bvh.hpp"
 #include "dem/boundary/element.hpp"
 #include "dem/boundary/frame.hpp"
@@ -36,6 +37,26 @@ struct boundary_view {
   DEM_HD vec3<Real> local(std::uint32_t b, const vec3<Real>& rel) const { return frames[b].to_local(rel); }
 };
 
+// Calls take(e) for every boundary element e closer than `limit` to the point at position `x`
+// (NaN distances count as near): the analytic elements one by one, each mesh through its hierarchy.
+template <class Space, class Real, class Take>
+DEM_HD inline void for_each_element_within(const boundary_view<Real>& b, const typename Space::params& coord, const typename Space::position& x,
+                                           Real limit, Take&& take) {
+  for (std::uint32_t k = 0; k < b.num_analytic; ++k) {
+    const element<Real>& e = b.elements[b.analytic[k]];
+    const frame<Real>& f = b.frames[e.boundary];
+    const vec3<Real> local = f.to_local(Space::relative_to(coord, x, f.origin));
+    if (!(closest(e, local).distance >= limit)) take(b.analytic[k]);
+  }
+  for (std::uint32_t m = 0; m < b.num_meshes; ++m) {
+    const frame<Real>& f = b.frames[b.meshes[m].boundary];
+    const vec3<Real> local = f.to_local(Space::relative_to(coord, x, f.origin));
+    query_bvh(b.nodes + b.meshes[m].root, b.items, local, limit, [&](std::uint32_t t) {
+      if (closest(b.elements[t], local).distance < limit) take(t);
+    });
+  }
+}
+
 // Count (Fill = false) or write (Fill = true, sorted) the elements within `reach` of the surface of
 // each particle's bounding sphere.
 template <class Space, bool Fill>
@@ -51,28 +72,14 @@ struct wall_search_kernel {
   family::mask_view families;    // boundaries of a family whose contacts with the particle's are disabled are not listed
 
   DEM_HD void operator()(index_t i) const {
-    const Real limit = radius[i] + reach;
     std::uint32_t n = 0;
     const std::uint32_t base = Fill ? count[i] : 0;
     const bool masked = families.active();
-    auto take = [&](std::uint32_t e) {
+    for_each_element_within<Space>(b, coord, pos[i], radius[i] + reach, [&](std::uint32_t e) {
       if (masked && families.wall_disabled(i, b.elements[e].boundary)) return;
       if constexpr (Fill) entry_element[base + n] = e;
       ++n;
-    };
-    for (std::uint32_t k = 0; k < b.num_analytic; ++k) {
-      const element<Real>& e = b.elements[b.analytic[k]];
-      const frame<Real>& f = b.frames[e.boundary];
-      const vec3<Real> x = f.to_local(Space::relative_to(coord, pos[i], f.origin));
-      if (!(closest(e, x).distance >= limit)) take(b.analytic[k]);  // NaN counts as near
-    }
-    for (std::uint32_t m = 0; m < b.num_meshes; ++m) {
-      const frame<Real>& f = b.frames[b.meshes[m].boundary];
-      const vec3<Real> x = f.to_local(Space::relative_to(coord, pos[i], f.origin));
-      query_bvh(b.nodes + b.meshes[m].root, b.items, x, limit, [&](std::uint32_t t) {
-        if (closest(b.elements[t], x).distance < limit) take(t);
-      });
-    }
+    });
     if constexpr (Fill) {
       // Insertion sort of the particle's few entries: element order is the summation order.
       for (std::uint32_t a = base + 1; a < base + n; ++a) {
@@ -84,6 +91,39 @@ struct wall_search_kernel {
     } else {
       count[i] = n;
     }
+  }
+};
+
+// Local validity (contact/local_validity.hpp): per particle past its budget (overrun[k]), every
+// element within `reach` of its bounding sphere now must be in its wall list (sorted by element);
+// adds 1 to *missing otherwise.
+template <class Space>
+struct wall_overrun_check_kernel {
+  using Real = typename Space::real;
+  typename Space::params coord;
+  const typename Space::position* pos;
+  const Real* radius;
+  boundary_view<Real> b;
+  Real reach;
+  const std::uint32_t* offset;
+  const std::uint32_t* entry_element;
+  const std::uint32_t* overrun;
+  family::mask_view families;
+  std::uint32_t* missing;
+
+  DEM_HD void operator()(index_t k) const {
+    const std::uint32_t i = overrun[k];
+    const std::uint32_t first = offset[i], last = offset[i + 1];
+    for_each_element_within<Space>(b, coord, pos[i], radius[i] + reach, [&](std::uint32_t e) {
+      if (families.active() && families.wall_disabled(i, b.elements[e].boundary)) return;
+      std::uint32_t lo = first, hi = last;
+      while (lo < hi) {
+        const std::uint32_t mid = lo + (hi - lo) / 2;
+        if (entry_element[mid] < e) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo == last || entry_element[lo] != e) atomic::add(missing, 1u);
+    });
   }
 };
 

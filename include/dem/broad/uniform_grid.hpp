@@ -24,7 +24,7 @@ struct grid {
   }
 };
 
-// key[i] = cell of particle i; value[i] = i.
+// key[i] = cell of particle i (inactive ones: inactive_key); value[i] = i.
 template <class Space>
 struct cell_key_kernel {
   typename Space::params coord;
@@ -35,7 +35,7 @@ struct cell_key_kernel {
   std::uint32_t* value;
   DEM_HD void operator()(index_t i) const {
     value[i] = i;
-    if (!active[i]) { key[i] = inactive_key; return; }
+    if (active && !active[i]) { key[i] = inactive_key; return; }  // null `active`: every particle binned
     std::uint32_t c[3];
     Space::cell_of(coord, pos[i], g.inv_cell, g.dims, c);
     key[i] = g.linear(c[0], c[1], c[2]);

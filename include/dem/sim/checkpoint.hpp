@@ -33,6 +33,7 @@
 #include "dem/io/checkpoint.hpp"
 #include "dem/material/material.hpp"
 #include "dem/sim/config.hpp"
+#include "dem/sim/contact_builder.hpp"
 #include "dem/sim/particle_view.hpp"
 #include "dem/sim/step_kernels.hpp"
 
@@ -412,6 +413,7 @@ struct state_io {
       if constexpr (Sim::law_traits::writes_owner_wildcards) s.owner_increment_.resize(2 * nc);
       if constexpr (Sim::law_traits::writes_geometry_wildcards) s.geometry_increment_.resize(2 * nc);
     }
+    contact_builder<Sim>::index_cells(s);  // the build's cells, for the local check (sim/local_validity.hpp)
   }
 
  private:

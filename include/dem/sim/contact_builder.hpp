@@ -27,8 +27,9 @@ template <class Sim>
 struct contact_builder {
   using P = typename Sim::policy;
 
-  static void rebuild(Sim& s) {
-    std::uint32_t n = s.num_particles_;
+  // The grid of a build for the particles stored now: cell = the largest search diameter + the
+  // detection gap (margin + the law's range).
+  static broad::grid grid_for(Sim& s, std::uint32_t n) {
     const double detect = s.margin() + s.max_range_;  // pairs are listed up to this gap
     double r_big = s.r_max_;
     if constexpr (Sim::deformable)  // deformed spheres are larger than any radius given
@@ -46,6 +47,13 @@ struct contact_builder {
       cells *= d;
     }
     if (cells > 1.8e19) throw std::invalid_argument("dem: the domain holds " + Sim::num(cells) + " contact cells, more than a 64-bit key can index");
+    return g;
+  }
+
+  static void rebuild(Sim& s) {
+    std::uint32_t n = s.num_particles_;
+    const double detect = s.margin() + s.max_range_;  // pairs are listed up to this gap
+    const broad::grid g = grid_for(s, n);
 
     // 1. Sort particles by cell and reorder every per-particle array.
     s.cell_key_.resize(n);
@@ -116,15 +124,7 @@ struct contact_builder {
     }
 
     // 2. Compact occupied cells.
-    s.head_.resize(n);
-    s.slot_.resize(n);
-    s.backend_.for_each(n, broad::cell_head_kernel{s.cell_key_.data(), s.head_.data()});
-    s.backend_.for_each(n, sim::copy_kernel<std::uint32_t>{s.head_.data(), s.slot_.data()});
-    const auto num_cells = static_cast<std::uint32_t>(s.backend_.exclusive_scan(s.slot_, n));
-    s.cell_keys_.resize(num_cells + 1);
-    s.cell_start_.resize(num_cells + 1);
-    s.backend_.for_each(n, broad::cell_compact_kernel{s.cell_key_.data(), s.head_.data(), s.slot_.data(), s.cell_keys_.data(), s.cell_start_.data()});
-    s.backend_.for_each(1, contact::store_kernel<std::uint32_t>{s.cell_start_.data() + num_cells, n_active});
+    const std::uint32_t num_cells = compact_cells(s, n, n_active);
     s.row_first_.resize(9 * std::size_t(num_cells));
     s.backend_.for_each(num_cells, broad::cell_rows_kernel{g, s.cell_keys_.data(), num_cells, s.row_first_.data()});
 
@@ -192,9 +192,49 @@ struct contact_builder {
     s.walls_.template build<typename Sim::coord_space>(s.backend_, s.coord_, s.pos_.data(), search_radius, s.id_.data(), n, n_active, s.boundary_margin() + s.max_range_,
                                                        s.family_masks());
     s.contacts_valid_ = true;
+    // Kept for the local check between builds (sim/local_validity.hpp): the grid and its cells.
+    s.grid_ = g;
+    s.num_cells_ = num_cells;
+    s.local_ready_ = true;
+    s.kept_with_overrun_ = false;
     ++s.rebuilds_;
     if constexpr (Sim::ledger_supported)
       if (s.ledger_primed_) s.carry_ledger_records();
+  }
+
+  // The occupied cells of the sorted keys cell_key_[0, n) (active particles first, n_active of
+  // them): cell_keys_, cell_start_ (num_cells + 1 each) and per particle head_ and slot_.
+  static std::uint32_t compact_cells(Sim& s, std::uint32_t n, std::uint32_t n_active) {
+    s.head_.resize(n);
+    s.slot_.resize(n);
+    s.backend_.for_each(n, broad::cell_head_kernel{s.cell_key_.data(), s.head_.data()});
+    s.backend_.for_each(n, sim::copy_kernel<std::uint32_t>{s.head_.data(), s.slot_.data()});
+    const auto num_cells = static_cast<std::uint32_t>(s.backend_.exclusive_scan(s.slot_, n));
+    s.cell_keys_.resize(num_cells + 1);
+    s.cell_start_.resize(num_cells + 1);
+    s.backend_.for_each(n, broad::cell_compact_kernel{s.cell_key_.data(), s.head_.data(), s.slot_.data(), s.cell_keys_.data(), s.cell_start_.data()});
+    s.backend_.for_each(1, contact::store_kernel<std::uint32_t>{s.cell_start_.data() + num_cells, n_active});
+    return num_cells;
+  }
+
+  // After a checkpoint restored a valid list (sim/checkpoint.hpp): the build's cells again, from the
+  // positions at the build (pos_ref, in the build's storage order), for the local check between
+  // builds (sim/local_validity.hpp). Left without them (the next build makes them) when the stored
+  // particles are not in cell order, as when an error stopped the run before compaction.
+  static void index_cells(Sim& s) {
+    if constexpr (!Sim::deformable) {
+      const std::uint32_t n = s.num_particles_;
+      if (!s.contacts_valid_ || n == 0) return;
+      const broad::grid g = grid_for(s, n);
+      s.cell_key_.resize(n);
+      s.perm_.resize(n);
+      s.backend_.for_each(n, broad::cell_key_kernel<typename Sim::coord_space>{s.coord_, g, s.pos_ref_.data(), nullptr, s.cell_key_.data(), s.perm_.data()});
+      const std::vector<std::uint64_t> keys = s.cell_key_.to_vector();
+      if (!std::is_sorted(keys.begin(), keys.end())) return;
+      s.num_cells_ = compact_cells(s, n, n);
+      s.grid_ = g;
+      s.local_ready_ = true;
+    }
   }
 
   // The storage indices in the status words, moved to where the cell sort puts their particles.

@@ -13,6 +13,9 @@
 // host's steps would have; set, it rewinds its step counter and clock to the halted step,
 // rebuilds (or reads the status, as after a host step) and goes on. No contact is ever missed and
 // the result is bit-identical to deciding on the host (tests/sim/test_reproducibility.cpp).
+// A halt for a particle past half the margin goes through the local check first
+// (sim/local_validity.hpp); a list it keeps stands while particles are past their budgets, and the
+// host then takes each step itself (one read per step) until the next rebuild.
 //
 // The path is taken when nothing between two steps needs the host: no moving boundaries, no family
 // predicates, no inlets or outlets, no energy ledger, no deformable spheres, no family extra
@@ -23,6 +26,7 @@
 #include "dem/backend/atomic.hpp"
 #include "dem/config.hpp"
 #include "dem/sim/contact_helpers.hpp"
+#include "dem/sim/local_validity.hpp"
 #include "dem/sim/step_kernels.hpp"
 
 namespace dem::sim {
@@ -94,7 +98,9 @@ struct device_steps {
     }
     const std::uint64_t target = s.steps_ + n;
     while (s.steps_ < target) {
-      if (!s.contacts_valid_) {  // a rebuild is due before the next forces: the host's step
+      // A rebuild is due before the next forces, or the list stands while particles are past their
+      // budgets (local validity checks them each step): the host's step.
+      if (!s.contacts_valid_ || s.kept_with_overrun_) {
         s.one_step();
         continue;
       }
@@ -121,7 +127,9 @@ struct device_steps {
         s.check_status();
         continue;
       }
-      s.rebuild_contacts();  // the step's first half ran: rebuild, then its forces and the rest
+      // The step's first half ran: rebuild (unless the particles past half the margin are found
+      // clear of every partner and element they lack: sim/local_validity.hpp), then its forces and the rest.
+      if (!(local_validity<Sim>::applies(s) && local_validity<Sim>::holds(s, 0.5 * s.margin()))) s.rebuild_contacts();
       s.finish_step(0.0);
     }
   }

@@ -50,6 +50,7 @@
 #include "dem/sim/flow_driver.hpp"
 #include "dem/sim/initial_overlaps.hpp"
 #include "dem/sim/local_arrays.hpp"
+#include "dem/sim/local_validity.hpp"
 #include "dem/sim/config.hpp"
 #include "dem/sim/step_kernels.hpp"
 
@@ -592,6 +593,9 @@ class Simulator {
   // Device backends: how many batches of steps the device stopped early, for a rebuild or a status
   // to report (sim/device_steps.hpp); 0 on the host.
   std::uint64_t num_device_halts() const { return halted_batches_; }
+  // Steps at which particles past their budgets were checked against their neighbours and the
+  // boundaries and the contact list was kept instead of rebuilt (config.max_overrun; local validity).
+  std::uint64_t num_local_checks() const { return local_checks_; }
   double contact_margin() const { return margin(); }
   // Position resolution in use (m): coord::voxel's unit, or for coord::floating the spacing of the
   // stored type at the domain's farthest corner (the coarsest step anywhere in the domain).
@@ -869,6 +873,8 @@ class Simulator {
   friend struct sim::deformation;
   template <class>
   friend struct sim::device_steps;
+  template <class>
+  friend struct sim::local_validity;
   struct host_state {
     std::vector<position_type> pos;
     std::vector<position_type> pos_ref;  // position at the last contact-list build (the skin budget used)
@@ -1307,17 +1313,25 @@ class Simulator {
     else
       moved2 = backend_.reduce_max(num_particles_, sim::displacement2<coord_space>{view(), coord_});
     const double half = 0.5 * margin();
-    // With family extra margins a particle may move half the margin plus its family's extra: when
-    // the plain maximum says rebuild, the displacements beyond those budgets decide (one more pass,
-    // only then).
-    if (families_.any_margin() && num_particles_ && (moved2 > half * half || (deformable && std::sqrt(moved2) + deform_growth_ > half))) {
-      const double beyond = backend_.reduce_max(num_particles_, family::displacement_beyond_margin<coord_space>{view(), coord_, family_margins()});
-      moved2 = beyond * beyond;
-    }
     // A boundary that used up its share of the margin asks for a rebuild as a particle does.
-    bool rebuild = !contacts_valid_ || moved2 > half * half || (boundaries_moved && walls_.moved_since_build(cfg_.domain) > boundary_budget());
+    bool rebuild = !contacts_valid_ || (boundaries_moved && walls_.moved_since_build(cfg_.domain) > boundary_budget());
     // Deformable spheres: the radii's growth since the build uses up the margin too.
-    if constexpr (deformable) rebuild = rebuild || std::sqrt(moved2) + deform_growth_ > half;
+    bool over = moved2 > half * half || (deformable && std::sqrt(moved2) + deform_growth_ > half);
+    if (!rebuild && over && sim::local_validity<Simulator>::applies(*this)) {
+      // Past the plain budget: the particles past theirs are checked where they are now
+      // (contact/local_validity.hpp), and only a pair or element they lack rebuilds.
+      rebuild = !sim::local_validity<Simulator>::holds(*this, half);
+    } else if (!rebuild && over) {
+      // With family extra margins a particle may move half the margin plus its family's extra:
+      // the displacements beyond those budgets decide (one more pass, only then).
+      if (families_.any_margin() && num_particles_) {
+        const double beyond = backend_.reduce_max(num_particles_, family::displacement_beyond_margin<coord_space>{view(), coord_, family_margins()});
+        moved2 = beyond * beyond;
+        over = moved2 > half * half || (deformable && std::sqrt(moved2) + deform_growth_ > half);
+      }
+      rebuild = over;
+    }
+    if (!over) kept_with_overrun_ = false;
     if (rebuild) rebuild_contacts();
     finish_step(rebuild ? 0.0 : std::sqrt(moved2));
   }
@@ -1524,6 +1538,11 @@ class Simulator {
   std::uint64_t steps_ = 0;
   std::uint64_t rebuilds_ = 0;
   std::uint64_t halted_batches_ = 0;  // sim::device_steps
+  std::uint64_t local_checks_ = 0;    // sim::local_validity: steps the list was kept past the plain criterion
+  bool local_ready_ = false;          // the build's grid (grid_, cell_keys_, cell_start_) is at hand for the local check
+  bool kept_with_overrun_ = false;    // the list stands while particles are past their budgets (each step checks them)
+  broad::grid grid_;                  // the last build's grid
+  std::uint32_t num_cells_ = 0;       // its occupied cells
   double time_ = 0;
   double r_max_ = 0;
   double max_range_ = 0;
@@ -1616,6 +1635,7 @@ class Simulator {
   buffer<typename law::params> params_;
   buffer<std::uint32_t> status_;
   buffer<std::uint32_t> halt_;  // sim::device_steps: where the device stopped a batch of steps
+  buffer<std::uint32_t> overrun_, overrun_result_;  // sim::local_validity: the particles past their budgets; count and verdict
 };
 
 }  // namespace dem

@@ -1,0 +1,134 @@
+#pragma once
+// Local validity of the contact list (issue 17, item 2; docs/architecture.md, "Local validity").
+//
+// The list holds every pair within R_a + R_b + margin (+ the law's range, + family extra margins)
+// at its build. The global Verlet criterion rebuilds it for everyone as soon as any one particle
+// has moved half the margin: on a large bed one rattler or one grain thrown clear rebuilds the
+// whole list every few steps. Here a particle that has used up its budget (half the margin plus
+// its family's extra margin) is only checked, each step it stays past it, by a search around where
+// it is now:
+//   - every particle j within R_i + R_j + range + margin / 2 of it must be listed with it (or
+//     have the pair disabled by families). A particle still inside its own budget has moved at
+//     most margin / 2 + its extra since the build, so it sits in a grid cell (of the build's grid,
+//     cell >= 2 (R_max + extra_max) + margin + range) next to particle i's cell now: the 27 cells
+//     around it hold every such j. Two particles both past their budgets are checked pairwise.
+//   - every boundary element within R_i + range + margin / 2 must be in its wall list.
+// A pair found missing asks for the rebuild, which then comes before this step's forces: no
+// contact is ever missed, and the margin / 2 of slack keeps the decision clear of rounding. The
+// rest of the list stays valid by the usual argument (a pair not listed stays apart while
+// d_a + d_b <= margin + e_a + e_b). Forces are summed in partner-id order over touching pairs, so
+// results are the same bits whatever the schedule of rebuilds.
+//
+// More than config.max_overrun particles past their budgets at once (a bed that flows, a drum)
+// rebuild as before: the pairwise check between them costs their count squared.
+#include <cstdint>
+
+#include "dem/backend/atomic.hpp"
+#include "dem/broad/uniform_grid.hpp"
+#include "dem/config.hpp"
+#include "dem/family/rule.hpp"
+#include "dem/math/vec3.hpp"
+#include "dem/sim/particle_view.hpp"
+
+namespace dem::contact {
+
+// The words of the check's result buffer.
+inline constexpr std::uint32_t overrun_count = 0;  // particles past their budgets (may exceed the capacity)
+inline constexpr std::uint32_t overrun_missing = 1;  // 1: a pair or wall element that must be listed is not
+inline constexpr std::uint32_t overrun_words = 2;
+
+// Collects the active particles past their budgets (half the margin plus their family's extra
+// margin; `extra` null: none) into `out` (capacity `capacity`; the count goes on beyond it). A
+// position that is not finite counts as over any capacity: the rebuild and the status check
+// report it as they do today.
+template <class Space>
+struct overrun_kernel {
+  sim::particle_view<Space> p;
+  typename Space::params coord;
+  const typename Space::real* extra;  // per family id, or null
+  double half;
+  std::uint32_t* out;
+  std::uint32_t capacity;
+  std::uint32_t* result;
+  DEM_HD void operator()(index_t i) const {
+    using std::sqrt;
+    if (!p.active[i]) return;
+    const double d = sqrt(static_cast<double>(norm2(Space::difference(coord, p.pos[i], p.pos_ref[i]))));
+    const double budget = half + (extra ? static_cast<double>(extra[p.family ? p.family[i] : 0u]) : 0.0);
+    if (d <= budget) return;
+    if (d != d) {  // NaN
+      atomic::add(&result[overrun_count], capacity + 1);
+      return;
+    }
+    const std::uint32_t slot = atomic::fetch_add(&result[overrun_count], 1u);
+    if (slot < capacity) out[slot] = i;
+  }
+};
+
+// Whether particle i's listed partners include the particle with id `partner_id`: its incident
+// entries are sorted by partner id (sim::incident_key_kernel), so a binary search.
+DEM_HD inline bool listed_with(index_t i, std::uint32_t partner_id, const std::uint32_t* incident_offset, const std::uint32_t* incident_entry,
+                               const std::uint32_t* pair_a, const std::uint32_t* pair_b, const std::uint32_t* id) {
+  std::uint32_t lo = incident_offset[i], hi = incident_offset[i + 1];
+  while (lo < hi) {
+    const std::uint32_t mid = lo + (hi - lo) / 2;
+    const std::uint32_t e = incident_entry[mid];
+    const std::uint32_t other = (e & 1u) ? pair_a[e >> 1] : pair_b[e >> 1];
+    const std::uint32_t k = id[other];
+    if (k == partner_id) return true;
+    if (k < partner_id) lo = mid + 1;
+    else hi = mid;
+  }
+  return false;
+}
+
+// Per particle past its budget (overrun[k], k < count): every particle near it now must be listed
+// with it; sets result[overrun_missing] otherwise.
+template <class Space>
+struct overrun_pair_check_kernel {
+  using Real = typename Space::real;
+  typename Space::params coord;
+  broad::grid g;  // the build's grid
+  const typename Space::position* pos;
+  const Real* radius;  // contact radius (bounding radius of a body)
+  const std::uint32_t* active;
+  const std::uint32_t* id;
+  const std::uint64_t* cell_key;  // the build's occupied cells, sorted
+  const std::uint32_t* cell_start;
+  std::uint32_t num_cells;
+  const std::uint32_t* incident_offset;
+  const std::uint32_t* incident_entry;
+  const std::uint32_t* pair_a;
+  const std::uint32_t* pair_b;
+  const std::uint32_t* overrun;
+  std::uint32_t count;
+  Real reach;  // the law's range + margin / 2
+  family::mask_view families;
+  std::uint32_t* result;
+
+  DEM_HD void operator()(index_t k) const {
+    const std::uint32_t i = overrun[k];
+    auto check = [&](std::uint32_t j) {
+      if (j == i || !active[j]) return;
+      const Real limit = radius[i] + radius[j] + reach;
+      if (!(norm2(Space::difference(coord, pos[i], pos[j])) < limit * limit)) return;
+      if (families.active() && families.pair_disabled(i, j)) return;
+      if (!listed_with(i, id[j], incident_offset, incident_entry, pair_a, pair_b, id)) atomic::add(&result[overrun_missing], 1u);
+    };
+    std::uint32_t c[3];
+    Space::cell_of(coord, pos[i], g.inv_cell, g.dims, c);
+    const std::uint32_t x0 = c[0] > 0 ? c[0] - 1 : 0, x1 = c[0] + 1 < g.dims[0] ? c[0] + 1 : c[0];
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dy = -1; dy <= 1; ++dy) {
+        const std::int64_t y = static_cast<std::int64_t>(c[1]) + dy, z = static_cast<std::int64_t>(c[2]) + dz;
+        if (y < 0 || y >= g.dims[1] || z < 0 || z >= g.dims[2]) continue;
+        const std::uint64_t k0 = g.linear(x0, static_cast<std::uint32_t>(y), static_cast<std::uint32_t>(z));
+        const std::uint64_t k1 = g.linear(x1, static_cast<std::uint32_t>(y), static_cast<std::uint32_t>(z));
+        for (std::uint32_t u = broad::lower_bound(cell_key, num_cells, k0); u < num_cells && cell_key[u] <= k1; ++u)
+          for (std::uint32_t j = cell_start[u]; j < cell_start[u + 1]; ++j) check(j);
+      }
+    for (std::uint32_t m = 0; m < count; ++m) check(overrun[m]);  // past their budgets too: anywhere
+  }
+};
+
+}  // namespace dem::contact
