@@ -51,12 +51,14 @@ struct overrun_kernel {
   std::uint32_t capacity;
   std::uint32_t* result;
   DEM_HD void operator()(index_t i) const {
-    using std::sqrt;
+    using Real = typename Space::real;
     if (!p.active[i]) return;
-    const double d = sqrt(static_cast<double>(norm2(Space::difference(coord, p.pos[i], p.pos_ref[i]))));
-    const double budget = half + (extra ? static_cast<double>(extra[p.family ? p.family[i] : 0u]) : 0.0);
-    if (d <= budget) return;
-    if (d != d) {  // NaN
+    // Squares in the coordinate policy's precision, as the step's own displacement check: one
+    // pass without a root, the rare particle past its budget aside.
+    const Real d2 = norm2(Space::difference(coord, p.pos[i], p.pos_ref[i]));
+    const Real budget = static_cast<Real>(half) + (extra ? extra[p.family ? p.family[i] : 0u] : Real(0));
+    if (d2 <= budget * budget) return;
+    if (d2 != d2) {  // NaN
       atomic::add(&result[overrun_count], capacity + 1);
       return;
     }

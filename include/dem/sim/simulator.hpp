@@ -596,6 +596,8 @@ class Simulator {
   // Steps at which particles past their budgets were checked against their neighbours and the
   // boundaries and the contact list was kept instead of rebuilt (config.max_overrun; local validity).
   std::uint64_t num_local_checks() const { return local_checks_; }
+  // config.max_overrun from the next step on (0: the global criterion). Results do not depend on it.
+  void set_max_overrun(std::uint32_t particles) { cfg_.max_overrun = particles; }
   double contact_margin() const { return margin(); }
   // Position resolution in use (m): coord::voxel's unit, or for coord::floating the spacing of the
   // stored type at the domain's farthest corner (the coarsest step anywhere in the domain).
