@@ -30,7 +30,8 @@ struct simulation_config {
   // every step (as before 2026-12-04). Ignored by backend::host, where reads cost nothing.
   std::uint32_t status_read_interval = 32;
   // Local validity of the contact list (contact/local_validity.hpp): while at most this many
-  // particles have moved past their budgets (half the margin, plus their family's extra margin)
+  // (and at most 2 sqrt(N) of N particles) have moved past their budgets (half the margin, plus
+  // their family's extra margin)
   // since the list's build, only those are checked against their neighbours and the boundaries,
   // each step, and the list is rebuilt only when one of them comes near a partner or element it
   // lacks. More than this many (a flowing bed) rebuild at once. 0: the global criterion (any one

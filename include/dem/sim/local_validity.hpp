@@ -3,6 +3,8 @@
 // friend of the Simulator, asked by its step (and by sim::device_steps after the device stopped a
 // batch for a particle past half the margin) whether the contact list still serves when the plain
 // Verlet criterion says rebuild.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include "dem/contact/local_validity.hpp"
@@ -21,7 +23,11 @@ struct local_validity {
   static bool holds(Sim& s, double half) {
     using Space = typename Sim::coord_space;
     using real = typename Sim::real;
-    const std::uint32_t capacity = s.cfg_.max_overrun;
+    // At most max_overrun, and at most 2 sqrt(N): the pairwise check between the particles past
+    // their budgets costs their count squared, kept within 4 N distance tests (a pass's worth);
+    // a small flowing system would otherwise spend more on checks than on the rebuilds they spare.
+    const auto root = static_cast<std::uint32_t>(2.0 * std::sqrt(static_cast<double>(s.num_particles_)));
+    const std::uint32_t capacity = std::max<std::uint32_t>(1, std::min(s.cfg_.max_overrun, root));
     if (s.overrun_.size() < capacity) s.overrun_.resize(capacity);
     s.overrun_result_.resize(contact::overrun_words);
     s.overrun_result_.fill(0);
