@@ -2,7 +2,8 @@
 //   peer_drum files <dir> <N>        writes <dir>/liner.stl (the liner mesh, ASCII STL) and the settled
 //                                    charge as <dir>/charge.csv and <dir>/charge.data (LIGGGHTS data file)
 //   peer_drum run <dir> <N> <threads> spins the charge up for SPIN_STEPS (default 10000), then times
-//                                    TIMED_STEPS (2000) steps, TIMED_REPEATS segments, the fastest reported
+//                                    TIMED_STEPS (2000) steps, TIMED_REPEATS segments, the fastest reported;
+//                                    MAX_OVERRUN sets config.max_overrun (0: the list's global criterion)
 // and prints seconds=, particle_steps_per_s=, power_W=, rebuilds= (in the timed segments).
 #include <chrono>
 #include <cstdio>
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
     if (c.size() != n) throw std::runtime_error("the charge has " + std::to_string(c.size()) + " spheres, not " + argv[3]);
     bench::drum::sim_type sim(bench::drum::config());
     sim.set_log(nullptr);
+    if (std::getenv("MAX_OVERRUN")) sim.set_max_overrun(static_cast<std::uint32_t>(env("MAX_OVERRUN", 256)));  // 0: the global criterion
     const std::uint32_t id = bench::drum::setup(sim, mesh);
     sim.add_particles(c, 0);
     sim.set_motion(id, dem::boundary::constant_velocity{.omega = {0, bench::drum::omega, 0}});
