@@ -15,6 +15,7 @@
 
 #include "dem/io/mesh.hpp"
 #include "dem/shape/polyhedron/collide.hpp"
+#include "dem/shape/polyhedron/collide_polygon.hpp"
 #include "dem/shape/polyhedron/from_mesh.hpp"
 #include "dem/shape/polyhedron/polyhedron.hpp"
 
@@ -444,4 +445,66 @@ TEST_CASE("plane contacts: a cube flat on its face and on an edge") {
   // Above the plane: none.
   CHECK_FALSE(collide_plane(s, quatd::identity(), vec3d{0, 0, 0.51}, vec3d{0, 0, 1}, g));
   CHECK_FALSE(collide_plane(s, axis_angle({1, 0, 0}, M_PI / 4), vec3d{0, 0, 0.75}, vec3d{0, 0, 1}, g));
+}
+
+TEST_CASE("polygon contacts: the plane's triangle, a floor in two pieces, an edge under a face") {
+  const auto s = make_convex_shape<double>(make_polyhedron_template(box_points(1, 1, 1), "cube"));
+  const double delta = 0.01;
+  const vec3d centre{0.3, 0.2, 0.5 - delta};
+  const quatd q = axis_angle({1, 1, 0}, 0.005);  // slightly tilted: the overlap is not uniform
+  polygon_contact<double> plane{};
+  REQUIRE(collide_polygon(s, q, centre, plane_triangle(centre, vec3d{0, 0, 1}, s.bounding_radius), plane));
+  CHECK(plane.face);
+  check_vec(plane.normal, {0, 0, 1}, 1e-15);
+  // The deepest corner of the tilted cube, and the centroid of the overlap on the cube's side of it.
+  double deepest = 0;
+  for (int i = 0; i < 8; ++i) deepest = std::max(deepest, -(rotate(q, s.vertex[i]) + centre).z);
+  check_rel(plane.overlap, deepest, 1e-12);
+  CHECK(plane.point.z < 0);
+  CHECK(plane.point.z > -deepest);
+  // A floor of two triangles meeting along a seam under the cube (marked open on both): two pieces
+  // whose moments add up to the plane's.
+  // Triangle 1 owns the seam and both corners on it.
+  flat_polygon<double> t1{3, {{-2, -2, 0}, {2, -2, 0}, {2, 2, 0}}, {0, 0, 1}, 0b100u, 0b100u | (0b101u << 4), false};
+  flat_polygon<double> t2{3, {{-2, -2, 0}, {2, 2, 0}, {-2, 2, 0}}, {0, 0, 1}, 0b001u, 0u, false};
+  polygon_contact<double> a{}, b{};
+  REQUIRE(collide_polygon(s, q, centre, t1, a));
+  REQUIRE(collide_polygon(s, q, centre, t2, b));
+  CHECK(a.face);
+  CHECK(b.face);
+  CHECK(a.corner_w > 0.1 * plane.corner_w);  // the seam x = y runs under the cube
+  CHECK(b.corner_w > 0.1 * plane.corner_w);
+  check_rel(a.corner_w + b.corner_w, plane.corner_w, 1e-12);
+  check_vec((a.corner_x + b.corner_x) / (a.corner_w + b.corner_w), plane.point, 1e-12);
+  check_rel(std::max(a.overlap, b.overlap), plane.overlap, 1e-12);
+  // A corner of the cube exactly on the seam counts once, on the seam's owner.
+  const vec3d on_seam{0.5, 0.5, 0.5 - delta};  // corner (0, 0) of the untilted cube's lower face
+  polygon_contact<double> whole{};
+  REQUIRE(collide_polygon(s, quatd::identity(), on_seam, plane_triangle(on_seam, vec3d{0, 0, 1}, s.bounding_radius), whole));
+  REQUIRE(collide_polygon(s, quatd::identity(), on_seam, t1, a));
+  REQUIRE(collide_polygon(s, quatd::identity(), on_seam, t2, b));
+  check_rel(a.corner_w + b.corner_w, whole.corner_w, 1e-12);
+  check_vec((a.corner_x + b.corner_x) / (a.corner_w + b.corner_w), whole.point, 1e-12);
+  // The same seam unmarked (a real edge): pieces still, but no sideways axis either way.
+  t1.open = t2.open = 0;
+  REQUIRE(collide_polygon(s, q, centre, t1, a));
+  CHECK(a.face);
+  // A ridge: a triangle standing on its edge along x at z = 0 under the cube's face, which presses
+  // into the face: the contact is on the triangle's edge (corners 0 and 1 deepest), pushing the
+  // cube up along its own face normal.
+  flat_polygon<double> ridge{3, {{-2, 0, 0}, {2, 0, 0}, {0, 0, -2}}, {0, -1, 0}, 0u, 0u, false};
+  const vec3d above{0.1, 0.05, 0.5 - delta};
+  REQUIRE(collide_polygon(s, quatd::identity(), above, ridge, a));
+  CHECK_FALSE(a.face);
+  CHECK(a.deep == 0b011u);
+  check_rel(a.overlap, delta, 1e-9);
+  check_vec(a.normal, {0, 0, 1}, 1e-12);
+  CHECK(std::abs(a.point.y) < 1e-12);
+  CHECK(std::abs(a.point.x - 0.1) < 1e-9);  // the middle of the part of the edge under the face
+  // Out of reach, and the one-sided plane: a body whose centroid went below is pushed back up.
+  CHECK_FALSE(collide_polygon(s, quatd::identity(), vec3d{0, 0, 0.51}, t1, a));
+  const vec3d sunk{0, 0, -0.1};
+  REQUIRE(collide_polygon(s, quatd::identity(), sunk, plane_triangle(sunk, vec3d{0, 0, 1}, s.bounding_radius), a));
+  check_vec(a.normal, {0, 0, 1}, 1e-15);
+  check_rel(a.overlap, 0.6, 1e-12);
 }

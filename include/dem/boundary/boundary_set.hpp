@@ -219,6 +219,9 @@ class boundary_set {
       for (int k = 0; k < 3; ++k) {
         e.vertex[k] = vertex_base + tri[k];
         e.edge[k] = edge_base + prepared->edges[t][k];
+        if ((prepared->flat_edges[t] >> k) & 1u) e.flags |= flat_edge0 << k;
+        if ((prepared->flat_owner[t] >> k) & 1u) e.flags |= seam_owner0 << k;
+        if ((prepared->flat_owner[t] >> (3 + k)) & 1u) e.flags |= corner_owner0 << k;
         grow(d, prepared->vertices[tri[k]] - origin);
       }
       es.push_back(e);
@@ -362,13 +365,19 @@ class boundary_set {
     return most;
   }
 
+  // The particles are bodies without probes (polyhedra): their contacts with triangles and plates
+  // need a scratch report per entry (boundary/body_contacts.hpp).
+  void keep_body_reports() { bodies_ = true; }
+  std::size_t body_report_bytes() const { return bodies_ ? sizeof(body_report<Real>) : 0; }
+
   // ---- the wall list --------------------------------------------------------------------------
   boundary_view<Real> view() {
     return {elements_.data(), frames_.data(), analytic_.data(), static_cast<std::uint32_t>(analytic_host_.size()), meshes_.data(),
             static_cast<std::uint32_t>(meshes_host_.size()), nodes_.data(), items_.data()};
   }
   wall_view<Real, Histories> walls() {
-    return {offset_.data(), entry_element_.data(), history_.data(), reports_.data(), force_.data(), torque_.data()};
+    return {offset_.data(), entry_element_.data(), history_.data(), reports_.data(), force_.data(), torque_.data(),
+            body_reports_.size() ? body_reports_.data() : nullptr};
   }
   std::uint32_t num_entries() const { return entries_; }
   // The wall list on the host: per particle its first entry (n + 1 values), per entry its element.
@@ -415,6 +424,7 @@ class boundary_set {
     old_entries_ = ne;
     entries_ = ne;
     reports_.resize(std::size_t(ne) * slots_per_entry);
+    if (bodies_) body_reports_.resize(ne);
     force_.resize(ne);
     torque_.resize(ne);
     force_.fill(vec3<Real>{0, 0, 0});
@@ -624,6 +634,8 @@ class boundary_set {
   buffer<std::uint64_t> key_, old_key_;
   buffer<Histories> history_, old_history_;
   buffer<report<Real>> reports_;
+  bool bodies_ = false;                      // bodies without probes (polyhedra) meet these walls: body_reports_ kept
+  buffer<body_report<Real>> body_reports_;   // their scratch per entry (body_contacts.hpp)
   buffer<vec3<Real>> force_, torque_;
 };
 

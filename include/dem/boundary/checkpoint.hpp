@@ -160,6 +160,7 @@ struct boundary_io {
       s.force_.assign(r.array<vec3<Real>>("wall.force", ne));
       s.torque_.assign(r.array<vec3<Real>>("wall.torque", ne));
       s.reports_.resize(ne * set::slots_per_entry);
+      if (s.bodies_) s.body_reports_.resize(ne);
     }
   }
 };

@@ -30,6 +30,14 @@ inline constexpr std::uint32_t particles_inside = 1u;  // cone flag: particles l
 // them); bodies without probes (polyhedra) meet only one-sided walls (behind_wall below).
 inline constexpr std::uint32_t particles_above = 2u;
 inline constexpr std::uint32_t particles_below = 4u;
+// Triangle flags: bit (flat_edge0 << k): edge k (a-b, b-c, c-a) is a seam with one coplanar
+// triangle (bodies without probes see the plane across it, shape/polyhedron/collide_polygon.hpp).
+inline constexpr std::uint32_t flat_edge0 = 8u;
+// And which triangle of a flat patch owns the points on a seam (seam_owner0 << k: edge k, the
+// lower-indexed of its two triangles) and at a corner (corner_owner0 << k: the lowest-indexed of
+// the coplanar triangles around corner k).
+inline constexpr std::uint32_t seam_owner0 = 64u;
+inline constexpr std::uint32_t corner_owner0 = 512u;
 
 // Feature codes of a closest point.
 enum feature_code : std::uint32_t { on_face = 0, on_edge0 = 1, on_edge1 = 2, on_edge2 = 3, on_vertex0 = 4, on_vertex1 = 5, on_vertex2 = 6 };
@@ -44,7 +52,7 @@ template <class Real>
 struct element {
   std::uint32_t kind;
   std::uint32_t boundary;  // index of the boundary it belongs to
-  std::uint32_t flags;     // cone: particles_inside; disc: particles_above or particles_below (a container's cap)
+  std::uint32_t flags;     // cone: particles_inside; disc: particles_above or particles_below (a container's cap); triangle: flat_edge0 << k
   std::uint32_t index;     // index within its boundary (triangles: the mesh's triangle index)
   // plane: point a, unit normal n. plate: centre a, unit normal n, unit in-plane axis b.
   // disc: centre a, unit normal n. cone: a point on the axis a, unit axis n.

@@ -37,6 +37,9 @@ struct prepared_mesh {
   std::vector<std::array<std::uint32_t, 3>> triangles;
   std::vector<std::array<std::uint32_t, 3>> edges;  // per triangle: ids of its edges a-b, b-c, c-a
   std::vector<std::uint32_t> edge_valence;          // triangles per edge
+  std::vector<std::uint8_t> flat_edges;             // per triangle: bit k: edge k is shared with one coplanar triangle
+  std::vector<std::uint8_t> flat_owner;             // per triangle: bit k: it owns seam k (the lower index of the two);
+                                                    // bit 3 + k: it owns corner k (the lowest index among the coplanar triangles there)
   std::uint32_t duplicates_removed = 0;
   std::uint32_t non_manifold_edges = 0;
   std::uint32_t open_edges = 0;  // edges of one triangle only
@@ -138,6 +141,42 @@ inline prepared_mesh prepare(const triangle_mesh& m) {
     p.non_manifold_edges += n > 2;
     p.open_edges += n == 1;
   }
+  // Seams of flat patches (bodies without probes see the plane across them, shape/polyhedron/
+  // collide_polygon.hpp): an edge of exactly two triangles whose planes coincide (either orientation).
+  std::vector<std::array<std::int64_t, 2>> sharing(p.edge_valence.size(), {-1, -1});
+  for (std::size_t t = 0; t < p.triangles.size(); ++t)
+    for (int k = 0; k < 3; ++k) {
+      auto& s2 = sharing[p.edges[t][k]];
+      (s2[0] < 0 ? s2[0] : s2[1]) = static_cast<std::int64_t>(t);
+    }
+  auto unit_normal = [&](std::size_t t) {
+    const auto& tri = p.triangles[t];
+    const vec3d n = cross(p.vertices[tri[1]] - p.vertices[tri[0]], p.vertices[tri[2]] - p.vertices[tri[0]]);
+    return n / norm(n);
+  };
+  p.flat_edges.assign(p.triangles.size(), 0);
+  p.flat_owner.assign(p.triangles.size(), 0);
+  for (std::size_t t = 0; t < p.triangles.size(); ++t)
+    for (int k = 0; k < 3; ++k) {
+      const std::uint32_t e = p.edges[t][k];
+      if (p.edge_valence[e] != 2) continue;
+      const std::int64_t other = sharing[e][0] == static_cast<std::int64_t>(t) ? sharing[e][1] : sharing[e][0];
+      if (other < 0) continue;
+      if (std::fabs(dot(unit_normal(t), unit_normal(static_cast<std::size_t>(other)))) > 1 - 1e-9) {
+        p.flat_edges[t] |= std::uint8_t(1u << k);
+        if (static_cast<std::int64_t>(t) < other) p.flat_owner[t] |= std::uint8_t(1u << k);
+      }
+    }
+  std::vector<std::vector<std::uint32_t>> around(p.vertices.size());
+  for (std::size_t t = 0; t < p.triangles.size(); ++t)
+    for (std::uint32_t v : p.triangles[t]) around[v].push_back(static_cast<std::uint32_t>(t));
+  for (std::size_t t = 0; t < p.triangles.size(); ++t)
+    for (int k = 0; k < 3; ++k) {
+      bool lowest = true;
+      for (std::uint32_t o : around[p.triangles[t][k]])
+        if (o < t && std::fabs(dot(unit_normal(t), unit_normal(o))) > 1 - 1e-9) lowest = false;
+      if (lowest) p.flat_owner[t] |= std::uint8_t(8u << k);
+    }
   return p;
 }
 

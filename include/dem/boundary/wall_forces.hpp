@@ -12,6 +12,7 @@
 // origin) for the boundary readouts.
 #include <cstdint>
 
+#include "dem/boundary/body_contacts.hpp"
 #include "dem/boundary/contact_rule.hpp"
 #include "dem/boundary/element.hpp"
 #include "dem/boundary/frame.hpp"
@@ -34,6 +35,7 @@ struct wall_view {
   report<Real>* reports;         // per entry and probe: scratch of the evaluation
   vec3<Real>* force;             // per entry: force on the boundary
   vec3<Real>* torque;            // per entry: torque on the boundary about its origin
+  body_report<Real>* bodies;     // per entry: scratch of bodies without probes against triangles and plates (else null)
 };
 
 template <class Real>
@@ -69,8 +71,9 @@ struct probes_of {
 };
 
 // Shapes whose bodies meet boundaries through probe spheres (spheres, clumps). Polyhedra meet
-// one-sided walls only (planes; cylinders and cones they are inside, with their caps), through their
-// own narrow phase, vertex by vertex (Simulator::add_* refuses other kinds for them).
+// one-sided walls (planes; cylinders and cones they are inside, with their caps) vertex by vertex,
+// and mesh triangles and plates through their polygon narrow phase and the rule of
+// body_contacts.hpp (Simulator::add_* refuses the other kinds for them).
 template <class P>
 inline constexpr bool has_wall_probes = !P::rigid || requires(const typename P::shape_data& d) { P::shape::wall_probe_count(d); };
 
@@ -78,10 +81,16 @@ inline constexpr bool has_wall_probes = !P::rigid || requires(const typename P::
 // collide_plane, the other one-sided walls (element.hpp, behind_wall) through its collide_wall (one
 // contact for a flat cap, one per vertex for a curved side). `rel`: the body's centre relative to
 // the boundary's origin, world axes.
+// Triangles and plates give their raw contact here, one per element (initial overlaps); the step
+// combines them with the rule of body_contacts.hpp instead.
 template <class P, class Real, class Visit>
 DEM_HD inline void collide_body(const typename P::shape_data& shape, const quat<Real>& q, const vec3<Real>& rel, const element<Real>& el,
                                 const frame<Real>& fr, Real range, Visit&& visit) {
-  if (el.kind == plane_kind) {
+  if (is_flat_polygon(el)) {
+    shape::poly::polygon_contact<Real> c;
+    if (P::shape::collide_polygon(shape, q, rel, polygon_of(el, fr), c))
+      visit(0, shape::rigid_contact<Real>{c.overlap, c.normal, c.point - rel, vec3<Real>{0, 0, 0}, P::shape::radius_eff(shape)});
+  } else if (el.kind == plane_kind) {
     P::shape::collide_plane(shape, q, rel - fr.to_world(el.a), fr.to_world(el.n), range, visit);
   } else if (one_sided_wall(el)) {
     P::shape::collide_wall(shape, q, rel,
@@ -116,33 +125,57 @@ DEM_HD inline void vertex_wall_forces(const sim::particle_view<typename P::coord
   const typename traits::owner_wildcards no_owner{};
   const typename traits::geometry_wildcards no_geometry{};
   const material_id body_material = static_cast<material_id>(p.material[i]);
-  for (std::uint32_t e = w.offset[i]; e < w.offset[i + 1]; ++e) {
-    const element<Real>& el = bv.elements[w.element[e]];
+  const std::uint32_t first = w.offset[i], last = w.offset[i + 1];
+  const typename P::shape_data& shape = rv.shapes[rv.shape[i]];
+  auto element_of = [&](std::uint32_t j) -> const element<Real>& { return bv.elements[w.element[j]]; };
+  // Triangles and plates: raw contacts, the rule, history carried over (body_contacts.hpp).
+  bool polygons = false;
+  for (std::uint32_t e = first; e < last; ++e) {
+    const element<Real>& el = element_of(e);
+    w.bodies[e].state = 0;
+    if (!is_flat_polygon(el)) continue;
+    const frame<Real>& fr = bv.frames[el.boundary];
+    const vec3<Real> rel = Space::relative_to(coord, p.pos[i], fr.origin);
+    if (P::shape::collide_polygon(shape, rv.orientation[i], rel, polygon_of(el, fr), w.bodies[e].c)) w.bodies[e].state = 1, polygons = true;
+  }
+  if (polygons) {
+    body_polygon_rule(first, last, element_of, w.bodies);
+    if constexpr (traits::has_history) body_polygon_takeover(first, last, element_of, w.bodies, w.history);
+  }
+  for (std::uint32_t e = first; e < last; ++e) {
+    const element<Real>& el = element_of(e);
     const frame<Real>& fr = bv.frames[el.boundary];
     typename P::plane_history& hs = w.history[e];
     const vec3<Real> rel = Space::relative_to(coord, p.pos[i], fr.origin);
     const typename Law::params& prm = table[body_material * num_materials + fr.material];
     std::uint64_t touching = 0;
     vec3<Real> on_boundary{0, 0, 0}, torque_boundary{0, 0, 0};
-    collide_body<P>(rv.shapes[rv.shape[i]], rv.orientation[i], rel, el, fr, sim::range_of<Law, Real>(prm),
-                              [&](int slot, const shape::rigid_contact<Real>& g) {
-                                touching |= std::uint64_t{1} << slot;
-                                const material_id ga = g.material_a == shape::no_geometry_material ? body_material : g.material_a;
-                                shape::rigid_contact<Real> gw = g;
-                                gw.branch_b = rel + g.branch_a;  // from the boundary's origin
-                                const force::contact<Real> ct = sim::make_contact(gw, xa, p.vel[i], p.omega[i], fr.velocity, fr.omega,
-                                                                                  g.radius_eff, sim::inverse_inertias<Real>{p.inv_mass[i], p.inv_inertia[i], Real(0), Real(0)},
-                                                                                  ga, static_cast<material_id>(fr.material), true, dt, time);
-                                typename traits::wildcards_type wcs = sim::wildcards_of<traits>(wc, i, i, true, no_owner, no_geometry);
-                                const force::contact_force<Real> res = force::evaluate(Law{}, ct, table[ga * num_materials + fr.material], hs.slot[slot], wcs);
-                                const vec3<Real> lever = res.force + res.torque_only_force;
-                                f += vec3<G>(res.force);
-                                t += vec3<G>(cross(g.branch_a, lever) + res.torque);
-                                on_boundary -= res.force;
-                                torque_boundary -= cross(gw.branch_b, lever) + res.torque;
-                                if constexpr (traits::writes_owner_wildcards) owner_sum += wcs.owner_increment_a;
-                                if constexpr (traits::writes_geometry_wildcards) geometry_sum += wcs.geometry_increment_a;
-                              });
+    auto apply = [&](int slot, const shape::rigid_contact<Real>& g) {
+      touching |= std::uint64_t{1} << slot;
+      const material_id ga = g.material_a == shape::no_geometry_material ? body_material : g.material_a;
+      shape::rigid_contact<Real> gw = g;
+      gw.branch_b = rel + g.branch_a;  // from the boundary's origin
+      const force::contact<Real> ct = sim::make_contact(gw, xa, p.vel[i], p.omega[i], fr.velocity, fr.omega, g.radius_eff,
+                                                        sim::inverse_inertias<Real>{p.inv_mass[i], p.inv_inertia[i], Real(0), Real(0)}, ga,
+                                                        static_cast<material_id>(fr.material), true, dt, time);
+      typename traits::wildcards_type wcs = sim::wildcards_of<traits>(wc, i, i, true, no_owner, no_geometry);
+      const force::contact_force<Real> res = force::evaluate(Law{}, ct, table[ga * num_materials + fr.material], hs.slot[slot], wcs);
+      const vec3<Real> lever = res.force + res.torque_only_force;
+      f += vec3<G>(res.force);
+      t += vec3<G>(cross(g.branch_a, lever) + res.torque);
+      on_boundary -= res.force;
+      torque_boundary -= cross(gw.branch_b, lever) + res.torque;
+      if constexpr (traits::writes_owner_wildcards) owner_sum += wcs.owner_increment_a;
+      if constexpr (traits::writes_geometry_wildcards) geometry_sum += wcs.geometry_increment_a;
+    };
+    if (is_flat_polygon(el)) {
+      if (w.bodies[e].state == 2) {
+        const shape::poly::polygon_contact<Real>& c = w.bodies[e].c;
+        apply(0, shape::rigid_contact<Real>{c.overlap, c.normal, c.point - rel, vec3<Real>{0, 0, 0}, P::shape::radius_eff(shape)});
+      }
+    } else {
+      collide_body<P>(shape, rv.orientation[i], rel, el, fr, sim::range_of<Law, Real>(prm), apply);
+    }
     for (std::uint64_t ended = hs.touching & ~touching; ended; ended &= ended - 1) hs.slot[sim::lowest_bit(ended)] = typename Law::history{};
     hs.touching = touching;
     w.force[e] = on_boundary;

@@ -12,6 +12,7 @@
 #include "dem/config.hpp"
 #include "dem/math/quaternion.hpp"
 #include "dem/shape/polyhedron/collide.hpp"
+#include "dem/shape/polyhedron/collide_polygon.hpp"
 #include "dem/shape/polyhedron/polyhedron.hpp"
 #include "dem/shape/rigid_contact.hpp"
 
@@ -79,13 +80,27 @@ struct polyhedron {
                                  a.equivalent_radius * b.equivalent_radius / (a.equivalent_radius + b.equivalent_radius)});
   }
 
+  // Against a plane (one-sided): the polygon narrow phase with a triangle around the body's foot,
+  // so that a plane and a flat mesh give the same contact (poly::collide_polygon). `centre` is
+  // relative to a point of the plane.
   template <class Real, class Visit>
   DEM_HD static void collide_plane(const data<Real>& s, const quat<Real>& q, const vec3<Real>& centre, const vec3<Real>& normal,
                                    Real /*range*/, Visit&& visit) {
-    poly::contact_geometry<Real> g;
-    if (!poly::collide_plane(s.geometry, q, centre, normal, g)) return;
+    if (dot(centre, normal) >= s.bounding_radius) return;
+    poly::polygon_contact<Real> g;
+    if (!poly::collide_polygon(s.geometry, q, centre, poly::plane_triangle(centre, normal, s.bounding_radius), g)) return;
     visit(0, rigid_contact<Real>{g.overlap, g.normal, g.point - centre, vec3<Real>{0, 0, 0}, s.equivalent_radius});
   }
+
+  // Against a flat convex polygon (a mesh triangle, a plate): the raw geometry of
+  // poly::collide_polygon, which boundary/body_contacts.hpp combines over a mesh's triangles.
+  template <class Real>
+  DEM_HD static bool collide_polygon(const data<Real>& s, const quat<Real>& q, const vec3<Real>& centre, const poly::flat_polygon<Real>& p,
+                                     poly::polygon_contact<Real>& g) {
+    return poly::collide_polygon(s.geometry, q, centre, p, g);
+  }
+  template <class Real>
+  DEM_HD static Real radius_eff(const data<Real>& s) { return s.equivalent_radius; }
 
   // Against a one-sided wall with a convex free side (the wall of a container the body is inside):
   // `behind(w, depth, n)` as in poly::collide_wall, `centre` relative to the wall's reference point.

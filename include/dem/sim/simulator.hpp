@@ -102,6 +102,7 @@ class Simulator {
       coord_ = coord_space::make_params(cfg.domain);
     }
     status_.assign(std::vector<std::uint32_t>{sim::no_particle, 0, 0, sim::no_particle});
+    if constexpr (!boundary::has_wall_probes<Policies>) walls_.keep_body_reports();
   }
 
   // ---- setup ---------------------------------------------------------------------------------
@@ -153,7 +154,7 @@ class Simulator {
       throw std::invalid_argument("dem: plate axis " + str(axis) + " is parallel to its normal " + str(normal));
     check_length(half_length, "plate half_length");
     check_length(half_width, "plate half_width");
-    check_boundary_material(mat, "plate", false);
+    check_boundary_material(mat, "plate", true);
     const double reach = std::hypot(half_length, half_width);
     check_inside(centre - vec3d{reach, reach, reach}, centre + vec3d{reach, reach, reach}, "plate");
     return added(walls_.add_plate(centre, normal, axis, half_length, half_width, mat, name));
@@ -185,7 +186,7 @@ class Simulator {
   // checked (boundary/mesh.hpp): degenerate triangles and non-finite vertices are refused,
   // duplicates removed; what was healed is written to the log.
   std::uint32_t add_mesh(const boundary::triangle_mesh& m, material_id mat, const std::string& name = "") {
-    check_boundary_material(mat, "mesh", false);
+    check_boundary_material(mat, "mesh", true);
     if (!m.vertices.empty()) {
       vec3d lo = m.vertices[0], hi = lo;
       for (const vec3d& v : m.vertices) {
@@ -769,7 +770,8 @@ class Simulator {
   // contact, for the memory tables; bytes_per_wall_entry() per listed (particle, boundary element).
   static constexpr std::size_t bytes_per_wall_entry() {
     return 2 * sizeof(std::uint32_t) + 2 * sizeof(plane_history) + sizeof(std::uint64_t) * 2 + 3 * sizeof(std::uint32_t) +
-           sizeof(boundary::report<real>) * boundary::probes_of<Policies>::slots + 2 * sizeof(vec3<real>);
+           sizeof(boundary::report<real>) * boundary::probes_of<Policies>::slots + 2 * sizeof(vec3<real>) +
+           (boundary::has_wall_probes<Policies> ? 0 : sizeof(boundary::body_report<real>));
   }
   std::uint32_t num_wall_entries() const { return walls_.num_entries(); }
   // The wall list's bytes per particle (its entries at the last build).
@@ -1138,16 +1140,17 @@ class Simulator {
       throw std::invalid_argument("dem: " + what + " (extent " + str(lo) + " .. " + str(hi) + ") lies entirely outside the domain " + str(d.lo) +
                                   " .. " + str(d.hi));
   }
-  // one_sided: a plane, or a cylinder or cone the particles are inside (with its caps): the walls
-  // bodies without probes (polyhedra) meet vertex by vertex (boundary/element.hpp, behind_wall).
-  void check_boundary_material(material_id mat, const char* kind, bool one_sided) const {
+  // bodies_meet: the kinds bodies without probes (polyhedra) meet: a plane, a cylinder or cone the
+  // particles are inside (with its caps), vertex by vertex (boundary/element.hpp, behind_wall), and
+  // triangle meshes and plates (boundary/body_contacts.hpp).
+  void check_boundary_material(material_id mat, const char* kind, bool bodies_meet) const {
     (void)materials_[mat];
     if constexpr (!boundary::has_wall_probes<Policies>)
-      if (!one_sided)
+      if (!bodies_meet)
         throw std::invalid_argument(std::string("dem: a ") + kind + (std::string(kind) == "cylinder" || std::string(kind) == "cone" ? " with particles outside" : "") +
                                     " boundary: " + Policies::shape::name +
-                                    " bodies meet planes and the inside of cylinders and cones only so far (their narrow phase against other "
-                                    "boundary kinds is not written yet)");
+                                    " bodies meet planes, meshes, plates and the inside of cylinders and cones only so far (their narrow phase "
+                                    "against discs and the outside of cylinders and cones is not written yet)");
   }
 
   sim::rigid_view<real, shape_data> rigid() {

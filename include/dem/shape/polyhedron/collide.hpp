@@ -86,6 +86,26 @@ DEM_HD inline vec3<Real> segment_midpoint(const vec3<Real>& p0, const vec3<Real>
   return (p0 + ea * s + q0 + eb * t) * Real(0.5);
 }
 
+// Centroid of the overlap volume over a patch (polygon pts[0, n) below the plane dot(n_ref, x) =
+// o_ref): depth-weighted area integrals over a fan of triangles (depth is linear on each): w = the
+// integral of depth, xw of depth times x, q2 of depth squared. The centroid, xw / w + n_ref q2 /
+// (2 w), is continuous as the patch changes shape, unlike an average of its corners, which jumps
+// when clipping adds a corner.
+template <class Real>
+DEM_HD inline void overlap_moments(const vec3<Real>* pts, int n, const vec3<Real>& n_ref, Real o_ref, Real& w, vec3<Real>& xw, Real& q2) {
+  using std::fmax;
+  for (int k = 1; k + 1 < n; ++k) {
+    const vec3<Real> p0 = pts[0], p1 = pts[k], p2 = pts[k + 1];
+    const Real area = Real(0.5) * norm(cross(p1 - p0, p2 - p0));
+    const Real d0 = fmax(o_ref - dot(n_ref, p0), Real(0)), d1 = fmax(o_ref - dot(n_ref, p1), Real(0)),
+               d2 = fmax(o_ref - dot(n_ref, p2), Real(0));
+    const Real ds = d0 + d1 + d2;
+    w += area * ds / Real(3);
+    xw += (p0 * d0 + p1 * d1 + p2 * d2 + (p0 + p1 + p2) * ds) * (area / Real(12));
+    q2 += area / Real(6) * (d0 * d0 + d1 * d1 + d2 * d2 + d0 * d1 + d1 * d2 + d0 * d2);
+  }
+}
+
 }  // namespace detail
 
 // Contact between shapes A and B. Returns false when they do not overlap (g untouched then).
@@ -218,21 +238,9 @@ DEM_HD bool collide(const convex_shape<Real, MA>& a, const quat<Real>& q_a, cons
       if (depth > Real(0)) ++below;
     }
     n_poly = detail::clip_polygon(in, n_poly, out, cap, n_ref, o_ref);
-    // Centroid of the overlap volume over the incident patch: depth-weighted area integrals over a
-    // fan of triangles (depth is linear on each). Continuous as the patch changes shape, unlike an
-    // average of its corners, which jumps when clipping adds a corner.
     Real w = 0, q2 = 0;
     vec3<Real> xw{0, 0, 0};
-    for (int k = 1; k + 1 < n_poly; ++k) {
-      const vec3<Real> p0 = out[0], p1 = out[k], p2 = out[k + 1];
-      const Real area = Real(0.5) * norm(cross(p1 - p0, p2 - p0));
-      const Real d0 = fmax(o_ref - dot(n_ref, p0), Real(0)), d1 = fmax(o_ref - dot(n_ref, p1), Real(0)),
-                 d2 = fmax(o_ref - dot(n_ref, p2), Real(0));
-      const Real ds = d0 + d1 + d2;
-      w += area * ds / Real(3);
-      xw += (p0 * d0 + p1 * d1 + p2 * d2 + (p0 + p1 + p2) * ds) * (area / Real(12));
-      q2 += area / Real(6) * (d0 * d0 + d1 * d1 + d2 * d2 + d0 * d1 + d1 * d2 + d0 * d2);
-    }
+    detail::overlap_moments(out, n_poly, n_ref, o_ref, w, xw, q2);
     overlap = -(ref_is_a ? sep_a : sep_b);
     const Real patch = a.bounding_radius < b.bounding_radius ? a.bounding_radius : b.bounding_radius;
     if (w > Real(1e3) * std::numeric_limits<Real>::epsilon() * overlap * patch * patch) {
