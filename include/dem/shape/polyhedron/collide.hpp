@@ -106,6 +106,34 @@ DEM_HD inline void overlap_moments(const vec3<Real>* pts, int n, const vec3<Real
   }
 }
 
+// The contact point over a clipped patch pts[0, n) below the reference plane (n_ref, o_ref): the
+// centroid of the overlap when the patch has area (overlap_moments' weight above `floor`); else
+// (an edge or corner meets the face side-on, or round-off) its penetrating corners, depth-weighted;
+// else the deepest of the incident shape's vertices inc[0, m), half-way up its depth.
+template <class Real>
+DEM_HD inline vec3<Real> patch_point(const vec3<Real>* pts, int n, const vec3<Real>& n_ref, Real o_ref, Real floor, const vec3<Real>* inc, int m) {
+  Real w = 0, q2 = 0;
+  vec3<Real> xw{0, 0, 0};
+  overlap_moments(pts, n, n_ref, o_ref, w, xw, q2);
+  if (w > floor) return xw * (Real(1) / w) + n_ref * (q2 / (Real(2) * w));
+  vec3<Real> sum{0, 0, 0};
+  Real weight = 0;
+  for (int k = 0; k < n; ++k) {
+    const Real depth = o_ref - dot(n_ref, pts[k]);
+    if (depth <= Real(0)) continue;
+    sum += (pts[k] + n_ref * (depth * Real(0.5))) * depth;
+    weight += depth;
+  }
+  if (weight > Real(0)) return sum * (Real(1) / weight);
+  vec3<Real> deepest{0, 0, 0};
+  Real best = -std::numeric_limits<Real>::max();
+  for (int i = 0; i < m; ++i) {
+    const Real depth = o_ref - dot(n_ref, inc[i]);
+    if (depth > best) best = depth, deepest = inc[i];
+  }
+  return deepest + n_ref * (best * Real(0.5));
+}
+
 }  // namespace detail
 
 // Contact between shapes A and B. Returns false when they do not overlap (g untouched then).
@@ -238,43 +266,12 @@ DEM_HD bool collide(const convex_shape<Real, MA>& a, const quat<Real>& q_a, cons
       if (depth > Real(0)) ++below;
     }
     n_poly = detail::clip_polygon(in, n_poly, out, cap, n_ref, o_ref);
-    Real w = 0, q2 = 0;
-    vec3<Real> xw{0, 0, 0};
-    detail::overlap_moments(out, n_poly, n_ref, o_ref, w, xw, q2);
     overlap = -(ref_is_a ? sep_a : sep_b);
     const Real patch = a.bounding_radius < b.bounding_radius ? a.bounding_radius : b.bounding_radius;
-    if (w > Real(1e3) * std::numeric_limits<Real>::epsilon() * overlap * patch * patch) {
-      point_a = xw * (Real(1) / w) + n_ref * (q2 / (Real(2) * w));
-    } else {
-      // No area below the plane (an edge or corner meets the face side-on, or round-off): the
-      // penetrating corners of the patch, depth-weighted, else the deepest corner of the incident shape.
-      vec3<Real> sum{0, 0, 0};
-      Real weight = 0;
-      for (int k = 0; k < n_poly; ++k) {
-        const Real depth = o_ref - dot(n_ref, out[k]);
-        if (depth <= Real(0)) continue;
-        sum += (out[k] + n_ref * (depth * Real(0.5))) * depth;
-        weight += depth;
-      }
-      if (weight > Real(0)) {
-        point_a = sum * (Real(1) / weight);
-      } else {
-        vec3<Real> deepest{0, 0, 0};
-        Real best = -std::numeric_limits<Real>::max();
-        if (ref_is_a) {
-          for (int i = 0; i < b.n_vertices; ++i) {
-            const Real depth = o_ref - dot(n_ref, vb[i]);
-            if (depth > best) best = depth, deepest = vb[i];
-          }
-        } else {
-          for (int i = 0; i < a.n_vertices; ++i) {
-            const Real depth = o_ref - dot(n_ref, a.vertex[i]);
-            if (depth > best) best = depth, deepest = a.vertex[i];
-          }
-        }
-        point_a = deepest + n_ref * (best * Real(0.5));
-      }
-    }
+    point_a = ref_is_a ? detail::patch_point(out, n_poly, n_ref, o_ref, Real(1e3) * std::numeric_limits<Real>::epsilon() * overlap * patch * patch,
+                                             vb, b.n_vertices)
+                       : detail::patch_point(out, n_poly, n_ref, o_ref, Real(1e3) * std::numeric_limits<Real>::epsilon() * overlap * patch * patch,
+                                             a.vertex, a.n_vertices);
     g.feature = below <= 1 ? contact_feature::vertex_face : (below == 2 ? contact_feature::edge_face : contact_feature::face_face);
     normal_a = ref_is_a ? -n_ref : n_ref;
   }

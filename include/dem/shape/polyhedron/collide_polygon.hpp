@@ -37,7 +37,7 @@
 #include "dem/config.hpp"
 #include "dem/math/quaternion.hpp"
 #include "dem/math/vec3.hpp"
-#include "dem/shape/polyhedron/collide.hpp"  // clip_polygon, segment_midpoint
+#include "dem/shape/polyhedron/collide.hpp"  // clip_polygon, segment_midpoint, patch_point
 #include "dem/shape/polyhedron/convex_shape.hpp"
 
 namespace dem::shape::poly {
@@ -276,34 +276,9 @@ DEM_HD bool collide_polygon(const convex_shape<Real, MA>& a, const quat<Real>& q
       out = tmp;
     }
     np = detail::clip_polygon(in, np, out, cap, n_ref, o_ref);
-    Real w = 0, q2 = 0;
-    vec3<Real> xw{0, 0, 0};
-    detail::overlap_moments(out, np, n_ref, o_ref, w, xw, q2);
     overlap = -sep_a;
     normal_a = -n_ref;
-    if (w > Real(1e3) * std::numeric_limits<Real>::epsilon() * overlap * r * r) {
-      point_a = xw * (Real(1) / w) + n_ref * (q2 / (Real(2) * w));
-    } else {
-      vec3<Real> sum{0, 0, 0};
-      Real weight = 0;
-      for (int k = 0; k < np; ++k) {
-        const Real depth = o_ref - dot(n_ref, out[k]);
-        if (depth <= Real(0)) continue;
-        sum += (out[k] + n_ref * (depth * Real(0.5))) * depth;
-        weight += depth;
-      }
-      if (weight > Real(0)) {
-        point_a = sum * (Real(1) / weight);
-      } else {  // the polygon's deepest corner
-        Real most = -big;
-        vec3<Real> deepest{0, 0, 0};
-        for (int k = 0; k < n; ++k) {
-          const Real depth = o_ref - dot(n_ref, t[k]);
-          if (depth > most) most = depth, deepest = t[k];
-        }
-        point_a = deepest + n_ref * (most * Real(0.5));
-      }
-    }
+    point_a = detail::patch_point(out, np, n_ref, o_ref, Real(1e3) * std::numeric_limits<Real>::epsilon() * overlap * r * r, t, n);
   }
   // The polygon's corners deepest into A along the normal.
   Real most = -big;
