@@ -154,6 +154,36 @@ def test_clumps_and_polyhedra_come_to_rest_on_the_floor():
         assert np.allclose(np.linalg.norm(q, axis=1), 1, atol=1e-5)
 
 
+def test_a_cube_rests_on_a_mesh_floor_as_on_the_plane():
+    """Polyhedra meet triangle meshes (docs/boundaries.md, "Rigid bodies"): a cube dropped across
+    the seams of a floor of 8 triangles comes to rest where it rests on the plane, carried by one
+    contact (the floor's load is its weight)."""
+    rest = {}
+    c = 8e-4
+    for floor in ("plane", "mesh"):
+        sim = dem.Simulator(domain=((-0.01, -0.01, -0.005), (0.01, 0.01, 0.02)), dt=2e-6, shape="polyhedron")
+        sim.set_log(False)
+        m = sim.add_material(dem.Material("grain", density=2500, youngs_modulus=1e7, restitution=0.3, friction=0.5))
+        if floor == "plane":
+            b = sim.add_plane((0, 0, 0), (0, 0, 1), m)
+        else:
+            v = [(x, y, 0.0) for y in (-0.01, 0.0, 0.01) for x in (-0.01, 0.0, 0.01)]
+            tris = []
+            for j in range(2):
+                for i in range(2):
+                    a, b_, d, e = 3 * j + i, 3 * j + i + 1, 3 * (j + 1) + i, 3 * (j + 1) + i + 1
+                    tris += [(a, b_, e), (a, e, d)]
+            b = sim.add_mesh(np.array(v), np.array(tris), m)
+        k = sim.add_shape(dem.shapes.make_polyhedron([(x, y, z) for x in (-c, c) for y in (-c, c) for z in (-c, c)], "cube"))
+        sim.add_bodies(k, [(3e-4, -2e-4, 1.05 * c)], m)
+        dem.run(sim, 0.05, chunk=1000)
+        rest[floor] = (sim.positions()[0].copy(), sim.boundary_force(b)[2])
+    weight = 2500 * (2 * c) ** 3 * 9.81
+    assert rest["mesh"][0] == pytest.approx(rest["plane"][0], abs=3e-8)  # single precision; a doubled contact would rest 2e-7 m higher
+    assert -rest["mesh"][1] == pytest.approx(weight, rel=1e-3)
+    assert -rest["plane"][1] == pytest.approx(weight, rel=1e-3)
+
+
 def test_a_deformable_sphere_keeps_its_volume_when_squeezed():
     sim = dem.Simulator(domain=((-0.003, -0.003, -0.003), (0.003, 0.003, 0.003)), gravity=(0, 0, 0), dt=1e-6, shape="deformable_sphere",
                         allow_initial_overlap=True)
