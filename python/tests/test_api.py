@@ -149,6 +149,25 @@ def test_local_validity_keeps_the_list_while_a_lone_flyer_is_clear():
     assert local.num_rebuilds() < 5 and local.num_local_checks() > 900
 
 
+def test_a_wide_size_range_gets_grid_levels_and_runs_to_the_same_bits():
+    results = []
+    for levels in (0, 1):
+        c = dem.Config(((0, 0, 0), (0.02, 0.02, 0.02)), dt=1e-6, contact_margin=5e-5, broad_phase_levels=levels,
+                       allow_initial_overlap=True)
+        sim = dem.Simulator(c, precision="double")
+        sim.set_log(False)
+        m = sim.add_material(dem.Material("glass"))
+        rng = np.random.default_rng(3)
+        positions = [tuple(p) for p in rng.uniform(0.002, 0.018, (2000, 3))]
+        radii = [1e-3 if k % 40 == 0 else 1e-4 for k in range(2000)]  # 10:1
+        sim.add_particles(positions, radii, m)
+        sim.step(20)
+        results.append((sim.broad_phase_levels(), sim.num_listed_pairs(), sim.positions()))
+    (levels, pairs, x), (one, pairs_one, x_one) = results
+    assert levels == 5 and one == 1 and pairs == pairs_one > 0
+    np.testing.assert_array_equal(x, x_one)
+
+
 def test_run_returns_the_steps_calls_back_and_stops_when_told(capsys):
     sim = dem.Simulator(domain=DOMAIN, dt=1e-5, precision="double")
     sim.set_log(False)

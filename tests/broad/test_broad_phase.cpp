@@ -1,26 +1,33 @@
 // The grid broad phase finds exactly the pairs a brute-force search finds: random polydisperse
-// sets, particles placed on cell faces and on the domain's edges, for both precisions.
+// sets, particles placed on cell faces and on the domain's edges, for both precisions; with one
+// level and with the levels a wide size distribution gets (radius ratios 10 and 30, radii on the
+// levels' thresholds, voxel coordinates); and the levels change no bit of a run.
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <random>
 #include <set>
 #include <utility>
 
+#include "dem/coord/voxel.hpp"
 #include "support/scenarios.hpp"
 
 using namespace dem_test;
 
 namespace {
-template <class Precision>
-void check_against_brute_force(const dem::particle_set& s, const dem::aabb& domain, double margin) {
+// Returns the levels the build used.
+template <class Precision, class Coord = dem::coord::floating>
+int check_against_brute_force(const dem::particle_set& s, const dem::aabb& domain, double margin, std::uint32_t levels = 0) {
   using Real = typename Precision::real;
   dem::simulation_config cfg;
   cfg.domain = domain;
   cfg.contact_margin = margin;
   cfg.allow_initial_overlap = true;
   cfg.allow_unstable_dt = true;
-  sim_t<dem::force::hertz_mindlin, Precision> sim(cfg);
+  cfg.broad_phase_levels = levels;
+  sim_t<dem::force::hertz_mindlin, Precision, dem::integrate::velocity_verlet, Coord> sim(cfg);
   const auto m = sim.add_material({});
   sim.add_particles(s, m);
   auto found = sim.listed_pairs();
@@ -37,6 +44,7 @@ void check_against_brute_force(const dem::particle_set& s, const dem::aabb& doma
     }
   CHECK(want.size() > 0);
   CHECK(got == want);
+  return sim.broad_phase_levels();
 }
 
 dem::particle_set random_set(std::size_t n, const dem::aabb& box, double rmin, double rmax, std::uint64_t seed) {
@@ -116,4 +124,176 @@ TEST_CASE("broad phase: the list stays complete as particles move (Verlet skin)"
   }
   CHECK(sim.num_rebuilds() > 2);
   CHECK(checked_touching > 0);
+}
+
+TEST_CASE_TEMPLATE("multi-level grid: radius ratios of 10 and 30 list the brute-force pairs, with one level and with several", Precision,
+                   dem::precision::double_, dem::precision::single) {
+  const dem::aabb domain{{-0.03, -0.02, 0.0}, {0.03, 0.02, 0.03}};
+  struct band { double rmin, rmax, margin; int levels; };
+  // Levels: radii from the largest to the smallest, a factor <= 2 apart, each kept if it shrinks
+  // the cells by 1.5x: 10:1 and 30:1 with small margins keep every one; a margin of a third of the
+  // largest radius drops some.
+  for (const band b : {band{3e-4, 3e-3, 2e-4, 5}, band{1e-4, 3e-3, 1e-4, 6}, band{3e-4, 3e-3, 1e-3, 0}}) {
+    CAPTURE(b.rmin);
+    CAPTURE(b.margin);
+    const dem::particle_set set = random_set(2500, domain, b.rmin, b.rmax, 11);
+    CHECK(check_against_brute_force<Precision>(set, domain, b.margin, 1) == 1);
+    const int levels = check_against_brute_force<Precision>(set, domain, b.margin);
+    if (b.levels) CHECK(levels == b.levels);
+    else CHECK((levels >= 2 && levels < 5));
+    CHECK(check_against_brute_force<Precision>(set, domain, b.margin, 2) == 2);
+  }
+}
+
+TEST_CASE("multi-level grid: voxel coordinates list the brute-force pairs") {
+  const dem::aabb domain{{-0.03, -0.02, 0.0}, {0.03, 0.02, 0.03}};
+  const dem::particle_set set = random_set(2500, domain, 3e-4, 3e-3, 12);
+  CHECK(check_against_brute_force<dem::precision::single, dem::coord::voxel<16>>(set, domain, 2e-4) == 5);
+  CHECK(check_against_brute_force<dem::precision::single, dem::coord::voxel<16>>(set, domain, 2e-4, 1) == 1);
+}
+
+TEST_CASE_TEMPLATE("multi-level grid: radii on the levels' thresholds, particles on every level's cell faces", Precision,
+                   dem::precision::double_, dem::precision::single) {
+  const dem::aabb domain{{0, 0, 0}, {0.024, 0.024, 0.024}};
+  const double R = 2e-3, margin = 1e-4;
+  dem::particle_set s;
+  // Radii R, R/2, R/4, R/8 (the levels' radii, R/8 exactly: the smallest) and just above and below
+  // them, centred on the planes of the levels' cells (cell_l = 2 R / 2^l + margin) and between them.
+  const double radii[] = {R, R / 2, R / 2 * (1 + 1e-7), R / 4, R / 4 * (1 - 1e-7), R / 8, R / 8 * (1 + 1e-7), R / 2 * (1 - 1e-7)};
+  int k = 0;
+  for (int l = 0; l < 4; ++l) {
+    const double cell = 2 * std::ldexp(R, -l) + margin;
+    for (int i = 1; i * cell < 0.024; i += 2)
+      for (int j = 1; j * cell < 0.024; j += 3)
+        for (int m = 1; m * cell < 0.024; m += 3, ++k) {
+          s.positions.push_back({i * cell, j * cell + 0.3e-3 * l, m * cell});
+          s.radii.push_back(radii[k % 8]);
+        }
+  }
+  CAPTURE(s.size());
+  CHECK(check_against_brute_force<Precision>(s, domain, margin) == 4);
+  CHECK(check_against_brute_force<Precision>(s, domain, margin, 1) == 1);
+}
+
+TEST_CASE("multi-level grid: config.broad_phase_levels over 8 is refused, naming it") {
+  dem::simulation_config cfg;
+  cfg.domain = {{0, 0, 0}, {0.01, 0.01, 0.01}};
+  cfg.broad_phase_levels = 9;
+  auto make = [&] { sim_t<dem::force::hertz_mindlin> refused(cfg); };
+  CHECK_THROWS_WITH_AS(make(), doctest::Contains("config.broad_phase_levels must be at most 8"), std::invalid_argument);
+  cfg.broad_phase_levels = 8;
+  sim_t<dem::force::hertz_mindlin> sim(cfg);
+  CHECK_THROWS_WITH_AS(sim.set_broad_phase_levels(12), doctest::Contains("got 12"), std::invalid_argument);
+}
+
+namespace {
+// A 10:1 polydisperse cloud in a box with random velocities, and one large sphere shot through it:
+// the run with `levels` and `max_overrun`, its final positions, velocities and angular velocities
+// by id. Every 10 steps, every touching pair must be listed.
+struct run_result {
+  std::vector<dem::vec3d> x, v, w;
+  std::uint64_t rebuilds = 0, local_checks = 0;
+  int levels = 0;
+  std::size_t touching_checked = 0;
+};
+using cloud_sim = sim_t<dem::force::hertz_mindlin>;
+dem::simulation_config cloud_config(std::uint32_t levels, std::uint32_t max_overrun) {
+  dem::simulation_config cfg;
+  cfg.domain = {{0, 0, 0}, {0.03, 0.03, 0.03}};
+  cfg.gravity = {0, 0, -9.81};
+  cfg.dt = 2e-6;
+  cfg.contact_margin = 1e-4;
+  cfg.broad_phase_levels = levels;
+  cfg.max_overrun = max_overrun;
+  return cfg;
+}
+void add_cloud(cloud_sim& sim) {
+  sim.set_log(nullptr);
+  const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.6, 0.4, 0.0});
+  sim.add_box(sim.config().domain, m);
+  dem::sample::fill_options o;
+  o.count = 2500;
+  o.seed = 5;
+  dem::particle_set s = dem::sample::random_fill(dem::aabb{{0.001, 0.001, 0.001}, {0.029, 0.029, 0.02}},
+                                                 dem::sample::lognormal_radii{5e-4, 0.6, 2.5e-4, 2.5e-3}, o);
+  // A large sphere flying fast through the cloud, past its budget within a few steps: it starts in
+  // a hole cleared for it.
+  const dem::vec3d start{0.004, 0.015, 0.01};
+  const double shot_radius = 2.5e-3;
+  dem::particle_set cloud;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (dem::norm(s.positions[i] - start) > s.radii[i] + shot_radius) {
+      cloud.positions.push_back(s.positions[i]);
+      cloud.radii.push_back(s.radii[i]);
+      cloud.velocities.push_back({0.3 * std::sin(3.0 * i), 0.3 * std::cos(5.0 * i), 0.3 * std::sin(7.0 * i + 1)});
+    }
+  sim.add_particles(cloud, m);
+  dem::particle_set shot;
+  shot.positions = {start};
+  shot.radii = {shot_radius};
+  shot.velocities = {{6.0, 1.0, 0.5}};
+  sim.add_particles(shot, m);
+}
+run_result polydisperse_run(std::uint32_t levels, std::uint32_t max_overrun) {
+  cloud_sim sim(cloud_config(levels, max_overrun));
+  add_cloud(sim);
+  run_result r;
+  const auto radii = sim.radii();
+  for (int step = 0; step < 600; ++step) {
+    sim.step();
+    if (step % 10) continue;
+    const auto listed = sim.listed_pairs();
+    const std::set<std::pair<std::uint32_t, std::uint32_t>> got(listed.begin(), listed.end());
+    const auto p = sim.positions();
+    for (std::uint32_t i = 0; i < p.size(); ++i)
+      for (std::uint32_t j = i + 1; j < p.size(); ++j)
+        if (dem::norm(p[i] - p[j]) < radii[i] + radii[j]) {
+          ++r.touching_checked;
+          CHECK(got.count({i, j}) == 1);
+        }
+  }
+  r.x = sim.positions();
+  r.v = sim.velocities();
+  r.w = sim.angular_velocities();
+  r.rebuilds = sim.num_rebuilds();
+  r.local_checks = sim.num_local_checks();
+  r.levels = sim.broad_phase_levels();
+  return r;
+}
+}  // namespace
+
+TEST_CASE("multi-level grid: a 10:1 cloud with a fast large sphere runs to the same bits with one level and with several") {
+  const run_result one = polydisperse_run(1, 256), many = polydisperse_run(0, 256), global = polydisperse_run(0, 0);
+  CHECK(one.levels == 1);
+  CHECK(many.levels >= 3);
+  CHECK(many.rebuilds > 5);
+  CHECK(many.local_checks > 0);  // the shot's checks kept the list: they search the finer levels around it
+  CHECK(global.rebuilds > many.rebuilds);
+  CHECK(many.touching_checked > 1000);
+  for (const run_result* r : {&many, &global}) {
+    CHECK(r->x == one.x);
+    CHECK(r->v == one.v);
+    CHECK(r->w == one.w);
+  }
+}
+
+TEST_CASE("multi-level grid: a checkpoint of the 10:1 cloud resumes as the straight run, local checks included") {
+  cloud_sim straight(cloud_config(0, 256)), first(cloud_config(0, 256));
+  add_cloud(straight);
+  add_cloud(first);
+  straight.step(400);
+  first.step(150);  // the shot is past its budget: the list is kept by local checks
+  const std::string path = (std::filesystem::temp_directory_path() / "dem_test_broad_levels.ckpt").string();
+  first.save_checkpoint(path);
+  const std::uint64_t checks_before = first.num_local_checks();  // (a run's own count: not in the checkpoint)
+  CHECK(checks_before > 0);
+  cloud_sim resumed = cloud_sim::from_checkpoint(path);
+  std::remove(path.c_str());
+  resumed.set_log(nullptr);
+  resumed.step(250);
+  CHECK(resumed.broad_phase_levels() >= 3);
+  CHECK(resumed.num_rebuilds() == straight.num_rebuilds());
+  CHECK(checks_before + resumed.num_local_checks() == straight.num_local_checks());
+  CHECK(resumed.positions() == straight.positions());
+  CHECK(resumed.velocities() == straight.velocities());
 }

@@ -40,7 +40,7 @@ struct pair_search_kernel {
     std::uint32_t n = 0;
     const std::uint32_t base = Fill ? count[i] : 0;
     const bool masked = families.active();
-    broad::for_each_neighbour_candidate(g, i, slot[i] + head[i] - 1, cell_key, cell_start, row_first, num_cells, [&](std::uint32_t j) {
+    auto visit = [&](std::uint32_t j) {
       const vec3<Real> d = Space::difference(coord, pi, pos[j]);
       const Real reach = ri + radius[j];
       if (norm2(d) < reach * reach && !(masked && families.pair_disabled(i, j))) {
@@ -51,7 +51,13 @@ struct pair_search_kernel {
         }
         ++n;
       }
-    });
+    };
+    const std::uint32_t u = slot[i] + head[i] - 1;
+    broad::for_each_neighbour_candidate(g, i, u, cell_key, cell_start, row_first, num_cells, visit);
+    if (g.levels > 1) {  // larger partners, in the coarser levels
+      const int l = g.level_of_key(cell_key[u]);
+      if (l > 0) broad::for_each_coarser_candidate<Space>(g, l, coord, pi, static_cast<double>(ri), cell_key, cell_start, visit);
+    }
     if constexpr (!Fill) count[i] = n;
   }
 };

@@ -9,9 +9,11 @@
 // it is now:
 //   - every particle j within R_i + R_j + range + margin / 2 of it must be listed with it (or
 //     have the pair disabled by families). A particle still inside its own budget has moved at
-//     most margin / 2 + its extra since the build, so it sits in a grid cell (of the build's grid,
-//     cell >= 2 (R_max + extra_max) + margin + range) next to particle i's cell now: the 27 cells
-//     around it hold every such j. Two particles both past their budgets are checked pairwise.
+//     most margin / 2 + its extra since the build, so at the build it stood within R_i + R_L +
+//     margin + range of particle i's position now, R_L the largest radius (+ extra) of its level
+//     of the build's grid: in each level, the cells within that distance of i's cell hold every
+//     such j (the 27 around it in a level of particles no smaller than i, cell >= 2 R_L + margin +
+//     range; more in the finer levels). Two particles both past their budgets are checked pairwise.
 //   - every boundary element within R_i + range + margin / 2 must be in its wall list.
 // A pair found missing asks for the rebuild, which then comes before this step's forces: no
 // contact is ever missed, and the margin / 2 of slack keeps the decision clear of rounding. The
@@ -97,7 +99,6 @@ struct overrun_pair_check_kernel {
   const std::uint32_t* id;
   const std::uint64_t* cell_key;  // the build's occupied cells, sorted
   const std::uint32_t* cell_start;
-  std::uint32_t num_cells;
   const std::uint32_t* incident_offset;
   const std::uint32_t* incident_entry;
   const std::uint32_t* pair_a;
@@ -105,6 +106,7 @@ struct overrun_pair_check_kernel {
   const std::uint32_t* overrun;
   std::uint32_t count;
   Real reach;  // the law's range + margin / 2
+  double gap;  // the law's range + margin: the build's detection gap
   family::mask_view families;
   std::uint32_t* result;
 
@@ -117,18 +119,10 @@ struct overrun_pair_check_kernel {
       if (families.active() && families.pair_disabled(i, j)) return;
       if (!listed_with(i, id[j], incident_offset, incident_entry, pair_a, pair_b, id)) atomic::add(&result[overrun_missing], 1u);
     };
-    std::uint32_t c[3];
-    Space::cell_of(coord, pos[i], g.inv_cell, g.dims, c);
-    const std::uint32_t x0 = c[0] > 0 ? c[0] - 1 : 0, x1 = c[0] + 1 < g.dims[0] ? c[0] + 1 : c[0];
-    for (int dz = -1; dz <= 1; ++dz)
-      for (int dy = -1; dy <= 1; ++dy) {
-        const std::int64_t y = static_cast<std::int64_t>(c[1]) + dy, z = static_cast<std::int64_t>(c[2]) + dz;
-        if (y < 0 || y >= g.dims[1] || z < 0 || z >= g.dims[2]) continue;
-        const std::uint64_t k0 = g.linear(x0, static_cast<std::uint32_t>(y), static_cast<std::uint32_t>(z));
-        const std::uint64_t k1 = g.linear(x1, static_cast<std::uint32_t>(y), static_cast<std::uint32_t>(z));
-        for (std::uint32_t u = broad::lower_bound(cell_key, num_cells, k0); u < num_cells && cell_key[u] <= k1; ++u)
-          for (std::uint32_t j = cell_start[u]; j < cell_start[u + 1]; ++j) check(j);
-      }
+    // Partners of level l at their build positions lie within r_i + R_l + gap (the margin and the
+    // law's range) of i now.
+    for (int l = 0; l < g.levels; ++l)
+      broad::for_each_in_box<Space>(g, l, coord, pos[i], static_cast<double>(radius[i]) + g.level[l].radius + gap, cell_key, cell_start, check);
     for (std::uint32_t m = 0; m < count; ++m) check(overrun[m]);  // past their budgets too: anywhere
   }
 };

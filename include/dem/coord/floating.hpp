@@ -17,6 +17,8 @@
 //   DEM_HD static vec3<Real> relative_to(const params&, const position&, const vec3d& point); // p - point, in double first
 //   DEM_HD static bool inside(const params&, const position&);          // within the domain box
 //   DEM_HD static void cell_of(const params&, const position&, double inv_cell, std::uint32_t dims[3], std::uint32_t out[3]);
+//   DEM_HD static void cell_span(const params&, const position&, double half, double inv_cell, const std::uint32_t dims[3],
+//                                std::uint32_t lo[3], std::uint32_t hi[3]);  // cells meeting the box p -/+ half
 // Optionally `using carry` and `displace(params, position, d, carry&)`: per-particle state that
 // carries what a displacement lost to rounding into the next one (coord::voxel); the simulator
 // then stores one carry per particle.
@@ -99,6 +101,19 @@ struct floating {
         const double f = std::floor(static_cast<double>(r[k]) * inv_cell);
         const double hi = static_cast<double>(dims[k] - 1);
         out[k] = static_cast<std::uint32_t>(f >= 0.0 ? (f > hi ? hi : f) : 0.0);  // NaN (a state about to be refused) maps to 0
+      }
+    }
+    // The cells (clamped into the grid) that meet the box p -/+ half, widened by 1e-6 of the
+    // offset and half: every position whose cell_of lies in the box's cells, whatever the rounding
+    // of the stored type.
+    DEM_HD static void cell_span(const params& c, const position& p, double half, double inv_cell, const std::uint32_t dims[3],
+                                 std::uint32_t lo[3], std::uint32_t hi[3]) {
+      const vec3<Stored> r = p - c.origin;
+      for (int k = 0; k < 3; ++k) {
+        const double x = static_cast<double>(r[k]), h = half + 1e-6 * (std::fabs(x) + half), top = static_cast<double>(dims[k] - 1);
+        const double a = std::floor((x - h) * inv_cell), b = std::floor((x + h) * inv_cell);
+        lo[k] = static_cast<std::uint32_t>(a >= 0.0 ? (a > top ? top : a) : 0.0);
+        hi[k] = static_cast<std::uint32_t>(b >= 0.0 ? (b > top ? top : b) : 0.0);
       }
     }
   };

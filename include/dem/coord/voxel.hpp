@@ -289,6 +289,17 @@ struct voxel {
         out[k] = static_cast<std::uint32_t>(f >= 0.0 ? (f > hi ? hi : f) : 0.0);  // NaN (a state about to be refused) maps to 0
       }
     }
+    // The cells (clamped into the grid) that meet the box p -/+ half (widened by 1e-6 of the offset
+    // and half against the rounding of the scaling).
+    DEM_HD static void cell_span(const params& c, const position& p, double half, double inv_cell, const std::uint32_t dims[3],
+                                 std::uint32_t lo[3], std::uint32_t hi[3]) {
+      for (int k = 0; k < 3; ++k) {
+        const double x = offset(c, p, k) * c.unit, h = half + 1e-6 * (std::fabs(x) + half), top = static_cast<double>(dims[k] - 1);
+        const double a = std::floor((x - h) * inv_cell), b = std::floor((x + h) * inv_cell);
+        lo[k] = static_cast<std::uint32_t>(a >= 0.0 ? (a > top ? top : a) : 0.0);
+        hi[k] = static_cast<std::uint32_t>(b >= 0.0 ? (b > top ? top : b) : 0.0);
+      }
+    }
 
     // Host queries.
     static double resolution(const params& c) { return c.unit; }

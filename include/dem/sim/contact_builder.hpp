@@ -27,42 +27,98 @@ template <class Sim>
 struct contact_builder {
   using P = typename Sim::policy;
 
-  // The grid of a build for the particles stored now: cell = the largest search diameter + the
-  // detection gap (margin + the law's range).
+  // The grid of a build for the particles stored now. Level 0's cells = the largest search
+  // diameter + the detection gap (margin + the law's range); the finer levels hold radii spaced
+  // evenly in log between the largest and the smallest (a factor of 2 or less; the finest is the
+  // smallest radius itself, so that the most numerous grains of a bidisperse mix search cells of
+  // their own size), each kept only if it shrinks the cells by 1.5x or more and its cells fit the
+  // 64-bit keys, at most config.broad_phase_levels (0: 8) in all.
   static broad::grid grid_for(Sim& s, std::uint32_t n) {
     const double detect = s.margin() + s.max_range_;  // pairs are listed up to this gap
     double r_big = s.r_max_;
     if constexpr (Sim::deformable)  // deformed spheres are larger than any radius given
       if (n) r_big = std::max(r_big, s.backend_.reduce_max(n, deform::max_radius<typename Sim::real>{s.deformed_.data(), s.active_.data()}));
-    r_big += s.families_.max_margin();  // family extra margins search with larger radii (family/margin.hpp)
-    const double cell = 2.0 * r_big + detect;
-    broad::grid g;
-    g.inv_cell = 1.0 / cell;
-    const vec3d ext = s.cfg_.domain.extent();
-    double cells = 1;
-    for (int k = 0; k < 3; ++k) {
-      const double d = std::max(1.0, std::ceil(ext[k] / cell));
-      if (d > 4.0e9) throw std::invalid_argument("dem: domain extent " + Sim::num(ext[k]) + " m on axis " + std::to_string(k) + " is over 4e9 contact cells of " + Sim::num(cell) + " m");
-      g.dims[k] = static_cast<std::uint32_t>(d);
-      cells *= d;
+    const double extra = s.families_.max_margin();  // family extra margins search with larger radii (family/margin.hpp)
+    r_big += extra;
+    const int most = s.cfg_.broad_phase_levels == 0 ? broad::max_levels : static_cast<int>(s.cfg_.broad_phase_levels);
+    double r_small = r_big;  // the smallest radius + extra of the active particles
+    if (most > 1 && n) r_small = -s.backend_.reduce_max(n, broad::negative_radius<typename Sim::real>{s.contact_radius(), s.active_.data(), extra});
+    // Candidate radii below r_big: r_small f^k, k = wanted - 2 .. 0.
+    int wanted = 1;
+    double f = 2;
+    if (most > 1 && r_small > 0 && r_small < r_big) {
+      const double ratio = r_big / r_small;
+      wanted = std::min(most, 1 + static_cast<int>(std::ceil(std::log2(ratio) - 1e-9)));
+      if (wanted > 1) f = std::pow(ratio, 1.0 / (wanted - 1));
     }
-    if (cells > 1.8e19) throw std::invalid_argument("dem: the domain holds " + Sim::num(cells) + " contact cells, more than a 64-bit key can index");
+    broad::grid g;
+    g.levels = 0;
+    const vec3d ext = s.cfg_.domain.extent();
+    double total = 0;  // cells of the levels so far
+    for (int k = 0; k < wanted; ++k) {
+      const double radius = k == 0 ? r_big : r_small * std::pow(f, wanted - 1 - k);
+      const double cell = 2.0 * radius + detect;
+      if (k > 0 && 1.5 * cell > g.level[g.levels - 1].cell) continue;  // too little finer than the last level kept
+      broad::grid_level lv;
+      lv.radius = radius;
+      lv.cell = cell;
+      lv.inv_cell = 1.0 / cell;
+      double cells = 1;
+      bool fits = true;
+      for (int a = 0; a < 3; ++a) {
+        const double d = std::max(1.0, std::ceil(ext[a] / cell));
+        if (d > 4.0e9) {
+          if (k == 0) throw std::invalid_argument("dem: domain extent " + Sim::num(ext[a]) + " m on axis " + std::to_string(a) + " is over 4e9 contact cells of " + Sim::num(cell) + " m");
+          fits = false;
+          break;
+        }
+        lv.dims[a] = static_cast<std::uint32_t>(d);
+        cells *= d;
+      }
+      if (fits && total + cells > 1.8e19) {
+        if (k == 0) throw std::invalid_argument("dem: the domain holds " + Sim::num(cells) + " contact cells, more than a 64-bit key can index");
+        fits = false;
+      }
+      if (!fits) break;  // finer levels would not fit either
+      lv.base = static_cast<std::uint64_t>(total);
+      total += cells;
+      g.level[g.levels++] = lv;
+    }
     return g;
+  }
+
+  // Each level's range of the compacted cells (cell_keys_[0, num_cells), sorted).
+  static void locate_levels(Sim& s, broad::grid& g, std::uint32_t num_cells) {
+    std::uint32_t first[broad::max_levels + 1];
+    s.level_first_.resize(g.levels + 1);
+    s.backend_.for_each(static_cast<std::uint32_t>(g.levels + 1), broad::level_first_kernel{g, s.cell_keys_.data(), num_cells, s.level_first_.data()});
+    s.level_first_.copy_to(first, static_cast<std::size_t>(g.levels + 1));
+    for (int l = 0; l < g.levels; ++l) {
+      g.level[l].cell_begin = first[l];
+      g.level[l].cell_end = first[l + 1];
+    }
+  }
+
+  // The level of a particle is chosen by its contact radius + the largest family extra margin.
+  static broad::cell_key_kernel<typename Sim::coord_space> key_kernel(Sim& s, const broad::grid& g, const typename Sim::position_type* pos,
+                                                                     const std::uint32_t* active) {
+    return {s.coord_, g, pos, s.contact_radius(), s.families_.max_margin(), active, s.cell_key_.data(), s.perm_.data()};
   }
 
   static void rebuild(Sim& s) {
     std::uint32_t n = s.num_particles_;
     const double detect = s.margin() + s.max_range_;  // pairs are listed up to this gap
-    const broad::grid g = grid_for(s, n);
+    broad::grid g = grid_for(s, n);
 
     // 1. Sort particles by cell and reorder every per-particle array.
     s.cell_key_.resize(n);
     s.perm_.resize(n);
-    s.backend_.for_each(n, broad::cell_key_kernel<typename Sim::coord_space>{s.coord_, g, s.pos_.data(), s.active_.data(), s.cell_key_.data(), s.perm_.data()});
+    s.backend_.for_each(n, key_kernel(s, g, s.pos_.data(), s.active_.data()));
     // Radix sorts cost a pass per digit: sort over the bits the keys use. Cell keys are below
     // `cells` (inactive_key's low bits, all ones, still sort last); ids are below the ids issued,
     // storage positions below n.
-    const int cell_bits = std::bit_width(std::uint64_t{g.dims[0]} * g.dims[1] * g.dims[2]);  // < 2^64 (checked above)
+    const int cell_bits = std::bit_width(g.linear(g.levels - 1, 0, 0, 0) + std::uint64_t{g.level[g.levels - 1].dims[0]} *
+                                                                                  g.level[g.levels - 1].dims[1] * g.level[g.levels - 1].dims[2]);  // < 2^64 (checked above)
     const int pair_bits = 32 + std::bit_width(static_cast<std::uint64_t>(std::max(n, s.num_ids_)));
     s.backend_.sort_pairs(s.cell_key_, s.perm_, n, cell_bits);
     // A diverged particle or a failed radius solve recorded this step names a storage index: it
@@ -125,6 +181,7 @@ struct contact_builder {
 
     // 2. Compact occupied cells.
     const std::uint32_t num_cells = compact_cells(s, n, n_active);
+    locate_levels(s, g, num_cells);
     s.row_first_.resize(9 * std::size_t(num_cells));
     s.backend_.for_each(num_cells, broad::cell_rows_kernel{g, s.cell_keys_.data(), num_cells, s.row_first_.data()});
 
@@ -225,13 +282,14 @@ struct contact_builder {
     if constexpr (!Sim::deformable) {
       const std::uint32_t n = s.num_particles_;
       if (!s.contacts_valid_ || n == 0) return;
-      const broad::grid g = grid_for(s, n);
+      broad::grid g = grid_for(s, n);
       s.cell_key_.resize(n);
       s.perm_.resize(n);
-      s.backend_.for_each(n, broad::cell_key_kernel<typename Sim::coord_space>{s.coord_, g, s.pos_ref_.data(), nullptr, s.cell_key_.data(), s.perm_.data()});
+      s.backend_.for_each(n, key_kernel(s, g, s.pos_ref_.data(), nullptr));
       const std::vector<std::uint64_t> keys = s.cell_key_.to_vector();
       if (!std::is_sorted(keys.begin(), keys.end())) return;
       s.num_cells_ = compact_cells(s, n, n);
+      locate_levels(s, g, s.num_cells_);
       s.grid_ = g;
       s.local_ready_ = true;
     }

@@ -43,8 +43,9 @@ struct local_validity {
     const family::mask_view masks = s.family_masks();
     s.backend_.for_each(count, contact::overrun_pair_check_kernel<Space>{
                                    s.coord_, s.grid_, s.pos_.data(), s.contact_radius(), s.active_.data(), s.id_.data(), s.cell_keys_.data(),
-                                   s.cell_start_.data(), s.num_cells_, s.incident_offset_.data(), s.incident_entry_.data(), s.pair_a_.data(),
-                                   s.pair_b_.data(), s.overrun_.data(), count, reach, masks, s.overrun_result_.data()});
+                                   s.cell_start_.data(), s.incident_offset_.data(), s.incident_entry_.data(), s.pair_a_.data(),
+                                   s.pair_b_.data(), s.overrun_.data(), count, reach, s.margin() + s.max_range_, masks,
+                                   s.overrun_result_.data()});
     s.walls_.template check_overrun<Space>(s.backend_, s.coord_, s.pos_.data(), s.contact_radius(), s.overrun_.data(), count, s.max_range_ + half,
                                            masks, s.overrun_result_.data() + contact::overrun_missing);
     s.overrun_result_.copy_to(result, contact::overrun_words);

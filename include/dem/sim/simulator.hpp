@@ -91,6 +91,9 @@ class Simulator {
     if (!(cfg.boundary_margin < 0 || cfg.boundary_margin > 0) || !std::isfinite(cfg.boundary_margin))
       throw std::invalid_argument("dem: config.boundary_margin must be finite and > 0 (< 0: the contact margin), got " + num(cfg.boundary_margin));
     check_dt(cfg.dt);
+    if (cfg.broad_phase_levels > broad::max_levels)
+      throw std::invalid_argument("dem: config.broad_phase_levels must be at most " + std::to_string(broad::max_levels) + " (0: automatic), got " +
+                                  std::to_string(cfg.broad_phase_levels));
     if (!(cfg.position_resolution >= 0) || !std::isfinite(cfg.position_resolution))
       throw std::invalid_argument("dem: config.position_resolution must be >= 0 and finite (0: no requirement), got " + num(cfg.position_resolution));
     if constexpr (requires { coord_space::make_params(cfg.domain, 0.0); }) {
@@ -599,6 +602,14 @@ class Simulator {
   std::uint64_t num_local_checks() const { return local_checks_; }
   // config.max_overrun from the next step on (0: the global criterion). Results do not depend on it.
   void set_max_overrun(std::uint32_t particles) { cfg_.max_overrun = particles; }
+  // config.broad_phase_levels for the next contact-list build (0: automatic, up to 8; 1: one grid).
+  void set_broad_phase_levels(std::uint32_t levels) {
+    if (levels > broad::max_levels)
+      throw std::invalid_argument("dem: broad_phase_levels must be at most " + std::to_string(broad::max_levels) + " (0: automatic), got " + std::to_string(levels));
+    cfg_.broad_phase_levels = levels;
+  }
+  // Levels of the broad phase's grid at the last contact-list build (1 before the first).
+  int broad_phase_levels() const { return grid_.levels; }
   double contact_margin() const { return margin(); }
   // Position resolution in use (m): coord::voxel's unit, or for coord::floating the spacing of the
   // stored type at the domain's farthest corner (the coarsest step anywhere in the domain).
@@ -1623,7 +1634,7 @@ class Simulator {
   buffer<geometry_wildcards_type> geometry_increment_;
   // Broad-phase scratch.
   buffer<std::uint64_t> cell_key_, cell_keys_, incident_key_;
-  buffer<std::uint32_t> perm_, head_, slot_, cell_start_, row_first_, pair_count_;
+  buffer<std::uint32_t> perm_, head_, slot_, cell_start_, row_first_, pair_count_, level_first_;
   buffer<position_type> scratch_pos_;
   buffer<vec3<real>> scratch_vec_;
   buffer<carry_type> scratch_carry_;
