@@ -7,6 +7,9 @@
 //   tiled_bed/<backend>/<law>/<N>              the dense settled bed at any N (tiles of the 10,000 bed)
 //   tiled_bed/<backend>/<law>/<precision>/<coord>/<N>   the same for the force-law / precision / coordinate matrix
 //   contact_detection/<backend>/<law>/<N>      Simulator::rebuild_contact_list() alone, on the tiled bed
+//   polydisperse_bed/<backend>/<law>/<ratio>/<N>   rebuild_contact_list() on a bed of radius ratio 1, 3 or 10
+//   polydisperse_bed_one_level/<backend>/<law>/<ratio>/<N>   the same with config.broad_phase_levels = 1
+//                                              (registered at the smaller N; at every N with DEM_BENCH_ONE_LEVEL_ALL=1)
 //   inspect_particles|inspect_region|inspect_contacts_region|inspect_contacts/<backend>/<law>/<N>   inspectors on the tiled bed
 //   copy_bandwidth/cuda/<bytes>                device-to-device cudaMemcpy (CUDA binary only)
 //
@@ -20,6 +23,8 @@
 //   bytes_per_particle_state, bytes_per_contact, threads, particles, position_resolution_m
 //   device_bytes_per_particle       (CUDA) device memory the fixture took (cudaMemGetInfo before/after) / N
 // contact_detection: particles_per_s (N / time of one rebuild), listed_pairs_per_particle.
+// polydisperse_bed: ns_per_listed_pair (time of one rebuild / listed pairs), particles_per_s,
+//   listed_pairs_per_particle, levels (of the broad phase's grid), particles, small_fraction (of N).
 // copy_bandwidth: bytes_per_s, counting each copied byte twice (read + write).
 //
 // Fixtures (the simulator, set up and warmed) are kept between Google Benchmark's calls of the same
@@ -258,6 +263,91 @@ struct tiled_fixture {
   }
 };
 
+// ---- the polydisperse bed -----------------------------------------------------------------------
+// Ratio 1: the tiled bed of N. Ratio k > 1: a tiled bed of r = 1 mm spheres with some of them each
+// replaced by a cluster of spheres of radius 1 mm / k on a face-centred cubic lattice of touching
+// spheres, whose centres lie within 1 mm - 1 mm / k of the replaced sphere's: two sizes, as dense
+// where the clusters sit as elsewhere. The tiled bed is the smallest multiple of 10,000 spheres
+// whose clusters can bring the count to N; the replaced spheres are spread evenly through it, as
+// many as bring the count to about N (ratio 10: clusters of 555, in 1.6 % of the large spheres'
+// places at N = 1e5 and 18 % at 1e6; ratio 3: clusters of 13, in 75 % and 96 %). The contact margin is 0.2 x the small radius (lists as short for the
+// small spheres as the bed's 0.2 mm for its own), the same for every ratio at 1. Never stepped (the
+// clusters' lattice would collapse), so the time-step check is off.
+inline std::vector<dem::vec3d> fcc_cluster(double r_small, double reach) {
+  const double a = 2.0 * std::sqrt(2.0) * r_small;  // nearest neighbours at a / sqrt(2) = 2 r_small
+  const double basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
+  const int k = static_cast<int>(std::ceil(reach / a)) + 1;
+  std::vector<dem::vec3d> out;
+  for (int i = -k; i <= k; ++i)
+    for (int j = -k; j <= k; ++j)
+      for (int l = -k; l <= k; ++l)
+        for (const auto& b : basis) {
+          const dem::vec3d p{a * (i + b[0]), a * (j + b[1]), a * (l + b[2])};
+          if (dem::norm(p) <= reach) out.push_back(p);
+        }
+  return out;
+}
+
+struct polydisperse_bed_set {
+  bed b;
+  double r_small = 0;
+  std::size_t small = 0;
+};
+
+inline polydisperse_bed_set make_polydisperse_bed(int ratio, std::size_t n) {
+  polydisperse_bed_set out;
+  out.r_small = bench::radius / ratio;
+  if (ratio == 1) {
+    out.b = make_tiled_bed<dem::force::hertz_mindlin>(n);
+    return out;
+  }
+  const std::vector<dem::vec3d> cluster = fcc_cluster(out.r_small, bench::radius - out.r_small);
+  const double c = static_cast<double>(cluster.size());
+  std::size_t base = tile_n;
+  while (static_cast<double>(base) * c < static_cast<double>(n)) base += tile_n;
+  const bed tiled = make_tiled_bed<dem::force::hertz_mindlin>(base);
+  const double q = std::clamp((static_cast<double>(n) - static_cast<double>(base)) / (static_cast<double>(base) * (c - 1.0)), 0.0, 1.0);
+  out.b.domain = tiled.domain;
+  for (std::size_t i = 0; i < tiled.set.size(); ++i) {
+    const dem::vec3d centre = tiled.set.positions[i];
+    if (std::floor(static_cast<double>(i + 1) * q) > std::floor(static_cast<double>(i) * q)) {
+      for (const dem::vec3d& p : cluster) {
+        out.b.set.positions.push_back(centre + p);
+        out.b.set.radii.push_back(out.r_small);
+      }
+      out.small += cluster.size();
+    } else {
+      out.b.set.positions.push_back(centre);
+      out.b.set.radii.push_back(tiled.set.radii[i]);
+    }
+  }
+  return out;
+}
+
+template <class Sim>
+struct polydisperse_fixture {
+  Sim sim;
+  double small_fraction = 0;
+  polydisperse_fixture(int ratio, std::size_t n) : polydisperse_fixture(make_polydisperse_bed(ratio, n)) {}
+
+ private:
+  static dem::simulation_config config(const polydisperse_bed_set& p) {
+    dem::simulation_config cfg = config_for(p.b.domain);
+    cfg.contact_margin = 0.2 * p.r_small;
+    cfg.allow_initial_overlap = true;
+    cfg.allow_unstable_dt = true;  // never stepped
+    return cfg;
+  }
+  explicit polydisperse_fixture(polydisperse_bed_set p) : sim(config(p)) {
+    sim.set_log(nullptr);
+    bench::setup(sim, p.b.set);
+    small_fraction = static_cast<double>(p.small) / static_cast<double>(p.b.set.size());
+    p = polydisperse_bed_set{};
+    sim.rebuild_contact_list();
+    sim.backend().synchronize();
+  }
+};
+
 // ---- the free fall ------------------------------------------------------------------------------
 // N spheres (r = 1 mm, the bed's material) on a cubic lattice of spacing 3 mm, so no pair is ever
 // listed (the gap, 1 mm, exceeds the 0.2 mm margin, and every particle has the same acceleration).
@@ -424,6 +514,37 @@ void contact_detection(benchmark::State& state, std::size_t n) {
     state.counters["particles_per_s"] = benchmark::Counter(np * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
     state.counters["listed_pairs_per_particle"] = static_cast<double>(f.sim.num_listed_pairs()) / np;
     state.counters["particles"] = np;
+    state.counters["threads"] = Backend::concurrency();
+  } catch (const std::exception& e) {
+    release_fixture();
+    state.SkipWithError(e.what());
+  }
+}
+
+// Contact detection alone on the polydisperse bed of `ratio` (above), with the broad phase's levels
+// chosen by the simulator (levels = 0) or one uniform grid (levels = 1).
+template <class Backend, class Force>
+void polydisperse_bed(benchmark::State& state, int ratio, std::size_t n, std::uint32_t levels) {
+  using Sim = simulator<Backend, Force>;
+  try {
+    auto& f = fixture<polydisperse_fixture<Sim>>(fixture_key<Sim>(("polydisperse_bed/" + std::to_string(ratio)).c_str(), n), ratio, n);
+    f.sim.set_broad_phase_levels(levels);
+    f.sim.rebuild_contact_list();  // untimed: the buffers take this grid's sizes
+    f.sim.backend().synchronize();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (auto _ : state) {
+      f.sim.rebuild_contact_list();
+      f.sim.backend().synchronize();
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double np = f.sim.num_particles(), listed = static_cast<double>(f.sim.num_listed_pairs());
+    const double iterations = static_cast<double>(state.iterations());
+    state.counters["ns_per_listed_pair"] = 1e9 * seconds / (iterations * listed);
+    state.counters["particles_per_s"] = benchmark::Counter(np * iterations, benchmark::Counter::kIsRate);
+    state.counters["listed_pairs_per_particle"] = listed / np;
+    state.counters["levels"] = f.sim.broad_phase_levels();
+    state.counters["particles"] = np;
+    state.counters["small_fraction"] = f.small_fraction;
     state.counters["threads"] = Backend::concurrency();
   } catch (const std::exception& e) {
     release_fixture();

@@ -7,6 +7,7 @@
 // The matrix (linear_spring_dashpot; Hertz-Mindlin in double precision and with coord::voxel<16>) runs
 // the tiled bed at N = 1e5 (host) / 1e6 (CUDA), named <scenario>/<backend>/<law>/<precision>/<coord>/<N>.
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "suite.hpp"
@@ -21,10 +22,12 @@ using linear_spring_dashpot = dem::force::linear_spring_dashpot;
 using backend = dem::backend::cuda;
 constexpr std::size_t sizes[] = {100000, 1000000, 10000000, 30000000, 100000000};
 constexpr std::size_t matrix_n = 1000000;
+constexpr std::size_t poly_sizes[] = {1000000, 10000000};
 #else
 using backend = dem::backend::host;
 constexpr std::size_t sizes[] = {1000, 10000, 100000, 1000000};
 constexpr std::size_t matrix_n = 100000;
+constexpr std::size_t poly_sizes[] = {100000, 1000000};
 #endif
 
 std::string name(const char* scenario, const char* law, std::size_t n, const char* matrix = nullptr) {
@@ -73,6 +76,18 @@ void register_all() {
     }
 #endif
   }
+  // Wide size distributions (issue 17, item 3): radius ratios 1, 3 and 10, with the automatic levels
+  // and with one grid (at the smaller N only, unless DEM_BENCH_ONE_LEVEL_ALL is set: one grid costs
+  // 2.4x more per pair at ratio 10 and N = 1e6 on the host).
+  for (std::size_t n : poly_sizes)
+    for (int ratio : {1, 3, 10}) {
+      const std::string r = std::to_string(ratio);
+      add(name("polydisperse_bed", hertz_mindlin::name, n, r.c_str()),
+          [n, ratio](benchmark::State& st) { suite::polydisperse_bed<backend, hertz_mindlin>(st, ratio, n, 0); });
+      if (n == poly_sizes[0] || std::getenv("DEM_BENCH_ONE_LEVEL_ALL"))
+        add(name("polydisperse_bed_one_level", hertz_mindlin::name, n, r.c_str()),
+            [n, ratio](benchmark::State& st) { suite::polydisperse_bed<backend, hertz_mindlin>(st, ratio, n, 1); });
+    }
   add_matrix<linear_spring_dashpot, dem::precision::single, dem::coord::floating>(matrix_n);
   add_matrix<hertz_mindlin, dem::precision::double_, dem::coord::floating>(matrix_n);
   add_matrix<hertz_mindlin, dem::precision::single, dem::coord::voxel<16>>(matrix_n);

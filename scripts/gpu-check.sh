@@ -101,6 +101,10 @@ for b in merged['benchmarks']:
     if scen == 'contact_detection':
         rows.append((scen, law, n, g(b.get('particles_per_s', 0)) + ' p/s', '-', '-', '-', '-', g(b.get('listed_pairs_per_particle', '-')), '-'))
         continue
+    if scen.startswith('polydisperse_bed'):  # law = <law>/<radius ratio>; levels of the grid in the last column
+        rows.append((scen, law, n, g(b.get('ns_per_listed_pair', 0)) + ' ns/pair', '-', '-', '-', '-', g(b.get('listed_pairs_per_particle', '-')),
+                     'levels ' + g(b.get('levels', '-'))))
+        continue
     rate, moved = b.get('particle_steps_per_s', 0.0), b.get('bytes_moved_per_particle_step', 0.0)
     floor = bw / moved if bw and moved else 0.0
     rows.append((scen, law, n, g(rate), g(moved), '%.0f' % (bw / 1e9) if bw else '-', g(floor) if floor else '-',
@@ -108,7 +112,7 @@ for b in merged['benchmarks']:
     if scen == 'tiled_bed' and law == 'hertz_mindlin' and n == '10000000':
         target = rate
 
-order = {'tiled_bed': 0, 'contact_detection': 1, 'free_fall': 2}
+order = {'tiled_bed': 0, 'contact_detection': 1, 'free_fall': 2, 'polydisperse_bed': 3, 'polydisperse_bed_one_level': 4}
 rows.sort(key=lambda r: (order.get(r[0], 3), r[1] != 'hertz_mindlin', r[1], int(r[2]) if r[2].isdigit() else 0))
 rows.insert(0, header)
 widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
@@ -285,6 +289,8 @@ elif [ -x "$bench" ]; then
   run_part free_fall_10000000 90 0.5 '^free_fall/cuda/hertz_mindlin/10000000/'
   run_big bed_30000000 30000000 'tiled_bed|contact_detection' bed_10000000 1500
   if (( $(left) > 100 )); then run_part matrix 120 0.3 '^tiled_bed/cuda/[a-z_]+/[a-z]+/[a-z0-9]+/1000000/'; else notes+=("skipped matrix: out of time"); fi
+  # Wide size distributions: detection per listed pair at radius ratios 1, 3, 10, levels and one grid.
+  if (( $(left) > 80 )); then run_part poly 90 0.3 '^polydisperse_bed(_one_level)?/cuda/hertz_mindlin/[0-9]+/1000000/'; else notes+=("skipped poly: out of time"); fi
   run_big bed_100000000 100000000 'tiled_bed|contact_detection' bed_10000000 1500
   run_big free_fall_30000000 30000000 free_fall free_fall_10000000 400
   run_big free_fall_100000000 100000000 free_fall free_fall_10000000 400

@@ -17,9 +17,10 @@
 using namespace dem_test;
 
 namespace {
-// Returns the levels the build used.
+// Returns the levels the build used; `grid_out`, if given, receives the grid.
 template <class Precision, class Coord = dem::coord::floating>
-int check_against_brute_force(const dem::particle_set& s, const dem::aabb& domain, double margin, std::uint32_t levels = 0) {
+int check_against_brute_force(const dem::particle_set& s, const dem::aabb& domain, double margin, std::uint32_t levels = 0,
+                              dem::broad::grid* grid_out = nullptr) {
   using Real = typename Precision::real;
   dem::simulation_config cfg;
   cfg.domain = domain;
@@ -44,6 +45,7 @@ int check_against_brute_force(const dem::particle_set& s, const dem::aabb& domai
     }
   CHECK(want.size() > 0);
   CHECK(got == want);
+  if (grid_out) *grid_out = sim.broad_phase_grid();
   return sim.broad_phase_levels();
 }
 
@@ -142,6 +144,27 @@ TEST_CASE_TEMPLATE("multi-level grid: radius ratios of 10 and 30 list the brute-
     if (b.levels) CHECK(levels == b.levels);
     else CHECK((levels >= 2 && levels < 5));
     CHECK(check_against_brute_force<Precision>(set, domain, b.margin, 2) == 2);
+  }
+}
+
+TEST_CASE_TEMPLATE("multi-level grid: two sizes, searched from the small side and from the large side", Precision, dem::precision::double_,
+                   dem::precision::single) {
+  const dem::aabb domain{{-0.03, -0.02, 0.0}, {0.03, 0.02, 0.03}};
+  // Many small and few large spheres: the large search the small ones' cells; few small among
+  // many large: the small search the large ones' cells. Each way lists the brute-force pairs.
+  for (const bool few_large : {true, false}) {
+    CAPTURE(few_large);
+    dem::particle_set s = random_set(few_large ? 60 : 3000, domain, 2e-3, 2e-3, 21);
+    const dem::particle_set small = random_set(few_large ? 8000 : 60, domain, 2e-4, 2e-4, 22);
+    s.positions.insert(s.positions.end(), small.positions.begin(), small.positions.end());
+    s.radii.insert(s.radii.end(), small.radii.begin(), small.radii.end());
+    dem::broad::grid g;
+    const int levels = check_against_brute_force<Precision>(s, domain, 1e-4, 0, &g);
+    CHECK(levels >= 2);
+    // Level 0 holds the large spheres, the last level the small ones.
+    CHECK(g.level[0].cell_end > g.level[0].cell_begin);
+    CHECK(g.level[levels - 1].cell_end > g.level[levels - 1].cell_begin);
+    CHECK(((g.level[0].search_finer >> (levels - 1)) & 1u) == (few_large ? 1u : 0u));
   }
 }
 

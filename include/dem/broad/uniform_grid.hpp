@@ -4,9 +4,10 @@
 // (edge 2 R_L + detection gap, R_L = R_0 / 2^L) are the finest that hold it, particles are sorted
 // by cell (and physically reordered, for locality), the occupied cells are compacted into a sorted
 // key array, each occupied cell finds its 9 neighbour rows (27 cells) with binary searches, and
-// each particle scans its cell's rows for partners of its own level and the 27 cells around it in
-// every coarser level for larger partners. A pair of two levels is found once, by its smaller
-// particle; a pair within a level once, by its lower storage index. One level (a monodisperse
+// each particle scans its cell's rows for partners of its own level and, for each pair of levels,
+// the side with fewer particles searches the other's cells within its reach (for_each_other_level_
+// candidate). A pair of two levels is found once, from the side chosen for the two levels; a pair
+// within a level once, by its lower storage index. One level (a monodisperse
 // bed, or config.broad_phase_levels = 1) is the plain uniform grid. The grid is never stored
 // densely, so a 2 km domain of 1 mm grains costs memory in proportion to the particles, not the cells.
 //
@@ -30,6 +31,7 @@ struct grid_level {
   std::uint32_t dims[3] = {1, 1, 1};
   std::uint64_t base = 0;  // first key of the level
   std::uint32_t cell_begin = 0, cell_end = 0;  // its occupied cells: [cell_begin, cell_end) of the compacted cells
+  std::uint32_t search_finer = 0;  // bit l: this level's particles find their pairs with level l (> this one)
 };
 
 struct grid {
@@ -211,23 +213,33 @@ DEM_HD inline void for_each_in_box(const grid& g, int l, const typename Space::p
     }
 }
 
-// The partners of a particle of level l in the coarser levels (larger particles), the particle
-// searching with radius `reach` (its radius + the detection gap): those of level m lie within
-// reach + R_m of p, at most one cell of level m on each axis.
+// The partners of a particle of level l in the other levels, the particle searching with radius
+// `reach` (its radius + the detection gap): those of level m lie within reach + R_m of p. A pair of
+// levels m < l is searched from one side only: by the particles of l in the cells of m (coarser:
+// at most two cells a side), or, where level m's `search_finer` bit l is set, by the particles of
+// m in the cells of l (contact_builder chooses the side whose searches cost less: the fewer
+// particles, as a rule).
 template <class Space, class Visit>
-DEM_HD inline void for_each_coarser_candidate(const grid& g, int l, const typename Space::params& coord, const typename Space::position& p,
-                                              double reach, const std::uint64_t* cell_key, const std::uint32_t* cell_start, Visit&& visit) {
-  for (int m = 0; m < l; ++m) for_each_in_box<Space>(g, m, coord, p, reach + g.level[m].radius, cell_key, cell_start, visit);
+DEM_HD inline void for_each_other_level_candidate(const grid& g, int l, const typename Space::params& coord, const typename Space::position& p,
+                                                  double reach, const std::uint64_t* cell_key, const std::uint32_t* cell_start, Visit&& visit) {
+  for (int m = 0; m < l; ++m)
+    if (!((g.level[m].search_finer >> l) & 1u)) for_each_in_box<Space>(g, m, coord, p, reach + g.level[m].radius, cell_key, cell_start, visit);
+  for (int m = l + 1; m < g.levels; ++m)
+    if ((g.level[l].search_finer >> m) & 1u) for_each_in_box<Space>(g, m, coord, p, reach + g.level[m].radius, cell_key, cell_start, visit);
 }
 
-// first[l] = the first compacted cell of level l (first[levels] = num_cells): the levels' ranges.
+// first[l] = the first compacted cell of level l and first[levels + 1 + l] its first particle
+// (first[levels] = num_cells, first[2 levels + 1] = the particles binned): the levels' ranges.
 struct level_first_kernel {
   grid g;
   const std::uint64_t* cell_key;
+  const std::uint32_t* cell_start;  // num_cells + 1 entries
   std::uint32_t num_cells;
   std::uint32_t* first;
   DEM_HD void operator()(index_t l) const {
-    first[l] = static_cast<int>(l) < g.levels ? lower_bound(cell_key, num_cells, g.level[l].base) : num_cells;
+    const std::uint32_t c = static_cast<int>(l) < g.levels ? lower_bound(cell_key, num_cells, g.level[l].base) : num_cells;
+    first[l] = c;
+    first[g.levels + 1 + l] = cell_start[c];
   }
 };
 

@@ -54,10 +54,8 @@ struct pair_search_kernel {
     };
     const std::uint32_t u = slot[i] + head[i] - 1;
     broad::for_each_neighbour_candidate(g, i, u, cell_key, cell_start, row_first, num_cells, visit);
-    if (g.levels > 1) {  // larger partners, in the coarser levels
-      const int l = g.level_of_key(cell_key[u]);
-      if (l > 0) broad::for_each_coarser_candidate<Space>(g, l, coord, pi, static_cast<double>(ri), cell_key, cell_start, visit);
-    }
+    if (g.levels > 1)  // partners in the other levels, where this level searches them
+      broad::for_each_other_level_candidate<Space>(g, g.level_of_key(cell_key[u]), coord, pi, static_cast<double>(ri), cell_key, cell_start, visit);
     if constexpr (!Fill) count[i] = n;
   }
 };

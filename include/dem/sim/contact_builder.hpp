@@ -87,16 +87,33 @@ struct contact_builder {
     return g;
   }
 
-  // Each level's range of the compacted cells (cell_keys_[0, num_cells), sorted).
+  // Each level's range of the compacted cells (cell_keys_[0, num_cells), sorted) and of the
+  // particles, and for each pair of levels the side that searches the other: the one whose
+  // searches cost less, counted as (rows searched x (log2 of the other level's cells + 1) + cells
+  // scanned) per particle, its box reaching R_own + R_other + gap around it.
   static void locate_levels(Sim& s, broad::grid& g, std::uint32_t num_cells) {
-    std::uint32_t first[broad::max_levels + 1];
-    s.level_first_.resize(g.levels + 1);
-    s.backend_.for_each(static_cast<std::uint32_t>(g.levels + 1), broad::level_first_kernel{g, s.cell_keys_.data(), num_cells, s.level_first_.data()});
-    s.level_first_.copy_to(first, static_cast<std::size_t>(g.levels + 1));
-    for (int l = 0; l < g.levels; ++l) {
+    const int L = g.levels;
+    std::uint32_t first[2 * (broad::max_levels + 1)];
+    s.level_first_.resize(2 * (L + 1));
+    s.backend_.for_each(static_cast<std::uint32_t>(L + 1), broad::level_first_kernel{g, s.cell_keys_.data(), s.cell_start_.data(), num_cells, s.level_first_.data()});
+    s.level_first_.copy_to(first, static_cast<std::size_t>(2 * (L + 1)));
+    const double detect = s.margin() + s.max_range_;
+    for (int l = 0; l < L; ++l) {
       g.level[l].cell_begin = first[l];
       g.level[l].cell_end = first[l + 1];
+      g.level[l].search_finer = 0;
     }
+    for (int m = 0; m < L; ++m)
+      for (int l = m + 1; l < L; ++l) {
+        const double reach = g.level[m].radius + g.level[l].radius + detect;
+        auto cost = [&](int into) {  // per particle searching level `into`
+          const double span = 1.0 + 2.0 * reach * g.level[into].inv_cell;  // cells a side
+          const double cells = static_cast<double>(g.level[into].cell_end - g.level[into].cell_begin);
+          return span * span * (std::log2(cells + 1.0) + 1.0) + span * span * span;
+        };
+        const double n_m = first[L + 1 + m + 1] - first[L + 1 + m], n_l = first[L + 1 + l + 1] - first[L + 1 + l];
+        if (n_m * cost(l) < n_l * cost(m)) g.level[m].search_finer |= 1u << l;
+      }
   }
 
   // The level of a particle is chosen by its contact radius + the largest family extra margin.

@@ -610,6 +610,9 @@ class Simulator {
   }
   // Levels of the broad phase's grid at the last contact-list build (1 before the first).
   int broad_phase_levels() const { return grid_.levels; }
+  // The last build's grid (broad/uniform_grid.hpp): each level's radius, cell, occupied cells and
+  // which pairs of levels are searched from the finer side.
+  const broad::grid& broad_phase_grid() const { return grid_; }
   double contact_margin() const { return margin(); }
   // Position resolution in use (m): coord::voxel's unit, or for coord::floating the spacing of the
   // stored type at the domain's farthest corner (the coarsest step anywhere in the domain).
