@@ -1,12 +1,13 @@
 #pragma once
 // Broad phase on a grid of levels (Blaze-DEM's uniform grid; the levels follow Ogarko & Luding's
 // hierarchical grid): each particle is binned by its search radius into the level whose cells
-// (edge 2 R_L + detection gap, R_L = R_0 / 2^L) are the finest that hold it, particles are sorted
+// (edge 2 R_L + detection gap; R_L from the largest radius down to the smallest, chosen by
+// contact_builder::grid_for) are the finest that hold it, particles are sorted
 // by cell (and physically reordered, for locality), the occupied cells are compacted into a sorted
 // key array, each occupied cell finds its 9 neighbour rows (27 cells) with binary searches, and
 // each particle scans its cell's rows for partners of its own level and, for each pair of levels,
-// the side with fewer particles searches the other's cells within its reach (for_each_other_level_
-// candidate). A pair of two levels is found once, from the side chosen for the two levels; a pair
+// the side whose searches cost less (contact_builder::locate_levels; as a rule the one with fewer
+// particles) searches the other's cells within its reach (for_each_other_level_candidate). A pair of two levels is found once, from the side chosen for the two levels; a pair
 // within a level once, by its lower storage index. One level (a monodisperse
 // bed, or config.broad_phase_levels = 1) is the plain uniform grid. The grid is never stored
 // densely, so a 2 km domain of 1 mm grains costs memory in proportion to the particles, not the cells.

@@ -38,10 +38,10 @@ struct simulation_config {
   // particle past its budget rebuilds the list). Results are the same bits for any value.
   std::uint32_t max_overrun = 256;
   // Levels of the broad phase's grid (broad/uniform_grid.hpp), at most 8: particles are binned by
-  // size into levels whose cells halve, so that a wide size distribution does not search cells
-  // sized for its largest particles (a 10:1 radius ratio: about 10^3 times the candidates). Levels
-  // are added only while particles are that small and the cells shrink by 1.5x or more. 0: up to 8;
-  // 1: one uniform grid (as before 2026-12-06). The pairs listed do not depend on it.
+  // size into levels whose radii run from the largest to the smallest, a factor of 2 or less apart,
+  // so that a wide size distribution does not search cells sized for its largest particles. A level
+  // is kept only if it shrinks the cells by 1.5x or more. 0: up to 8; 1: one uniform grid (as
+  // before 2026-12-06). The pairs listed, and the results, do not depend on it.
   std::uint32_t broad_phase_levels = 0;
 };
 
