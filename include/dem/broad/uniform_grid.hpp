@@ -53,6 +53,11 @@ struct grid {
     while (l + 1 < levels && key >= level[l + 1].base) ++l;
     return l;
   }
+  // Keys in use: every level's cells (the last level's keys end there).
+  std::uint64_t key_count() const {
+    const grid_level& g = level[levels - 1];
+    return g.base + std::uint64_t{g.dims[0]} * g.dims[1] * g.dims[2];
+  }
   // Cell coordinates of a key of level l.
   DEM_HD void cell_of_key(int l, std::uint64_t key, std::uint32_t c[3]) const {
     const grid_level& g = level[l];
@@ -172,14 +177,14 @@ struct cell_rows_kernel {
 };
 
 // Calls visit(j) for every particle j > i in the 27 cells around particle i (sorted order), i in
-// the occupied cell `u` (compacted index), through the rows cell_rows_kernel found for u: the
-// partners of i's own level.
+// the occupied cell `u` (compacted index) of level l, through the rows cell_rows_kernel found for
+// u: the partners of i's own level.
 template <class Visit>
-DEM_HD inline void for_each_neighbour_candidate(const grid& g, index_t i, std::uint32_t u, const std::uint64_t* cell_key,
+DEM_HD inline void for_each_neighbour_candidate(const grid& g, int l, index_t i, std::uint32_t u, const std::uint64_t* cell_key,
                                                 const std::uint32_t* cell_start, const std::uint32_t* row_first,
                                                 std::uint32_t num_cells, Visit&& visit) {
   const std::uint64_t key = cell_key[u];
-  const grid_level& lv = g.level[g.levels > 1 ? g.level_of_key(key) : 0];
+  const grid_level& lv = g.level[l];
   const std::uint64_t x = (key - lv.base) % lv.dims[0];
   const std::uint32_t dx1 = x + 1 < lv.dims[0] ? 1 : 0;  // the row's last cell: x + 1, or x at the grid's edge
   for (int r = 0; r < 9; ++r) {

@@ -53,9 +53,10 @@ struct pair_search_kernel {
       }
     };
     const std::uint32_t u = slot[i] + head[i] - 1;
-    broad::for_each_neighbour_candidate(g, i, u, cell_key, cell_start, row_first, num_cells, visit);
+    const int l = g.levels > 1 ? g.level_of_key(cell_key[u]) : 0;
+    broad::for_each_neighbour_candidate(g, l, i, u, cell_key, cell_start, row_first, num_cells, visit);
     if (g.levels > 1)  // partners in the other levels, where this level searches them
-      broad::for_each_other_level_candidate<Space>(g, g.level_of_key(cell_key[u]), coord, pi, static_cast<double>(ri), cell_key, cell_start, visit);
+      broad::for_each_other_level_candidate<Space>(g, l, coord, pi, static_cast<double>(ri), cell_key, cell_start, visit);
     if constexpr (!Fill) count[i] = n;
   }
 };

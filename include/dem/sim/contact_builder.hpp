@@ -134,8 +134,7 @@ struct contact_builder {
     // Radix sorts cost a pass per digit: sort over the bits the keys use. Cell keys are below
     // `cells` (inactive_key's low bits, all ones, still sort last); ids are below the ids issued,
     // storage positions below n.
-    const int cell_bits = std::bit_width(g.linear(g.levels - 1, 0, 0, 0) + std::uint64_t{g.level[g.levels - 1].dims[0]} *
-                                                                                  g.level[g.levels - 1].dims[1] * g.level[g.levels - 1].dims[2]);  // < 2^64 (checked above)
+    const int cell_bits = std::bit_width(g.key_count());  // < 2^64 (checked in grid_for)
     const int pair_bits = 32 + std::bit_width(static_cast<std::uint64_t>(std::max(n, s.num_ids_)));
     s.backend_.sort_pairs(s.cell_key_, s.perm_, n, cell_bits);
     // A diverged particle or a failed radius solve recorded this step names a storage index: it
@@ -197,8 +196,7 @@ struct contact_builder {
     }
 
     // 2. Compact occupied cells.
-    const std::uint32_t num_cells = compact_cells(s, n, n_active);
-    locate_levels(s, g, num_cells);
+    const std::uint32_t num_cells = compact_cells(s, g, n, n_active);
     s.row_first_.resize(9 * std::size_t(num_cells));
     s.backend_.for_each(num_cells, broad::cell_rows_kernel{g, s.cell_keys_.data(), num_cells, s.row_first_.data()});
 
@@ -277,8 +275,9 @@ struct contact_builder {
   }
 
   // The occupied cells of the sorted keys cell_key_[0, n) (active particles first, n_active of
-  // them): cell_keys_, cell_start_ (num_cells + 1 each) and per particle head_ and slot_.
-  static std::uint32_t compact_cells(Sim& s, std::uint32_t n, std::uint32_t n_active) {
+  // them): cell_keys_, cell_start_ (num_cells + 1 each) and per particle head_ and slot_; and the
+  // levels of g located in them (locate_levels).
+  static std::uint32_t compact_cells(Sim& s, broad::grid& g, std::uint32_t n, std::uint32_t n_active) {
     s.head_.resize(n);
     s.slot_.resize(n);
     s.backend_.for_each(n, broad::cell_head_kernel{s.cell_key_.data(), s.head_.data()});
@@ -288,6 +287,7 @@ struct contact_builder {
     s.cell_start_.resize(num_cells + 1);
     s.backend_.for_each(n, broad::cell_compact_kernel{s.cell_key_.data(), s.head_.data(), s.slot_.data(), s.cell_keys_.data(), s.cell_start_.data()});
     s.backend_.for_each(1, contact::store_kernel<std::uint32_t>{s.cell_start_.data() + num_cells, n_active});
+    locate_levels(s, g, num_cells);
     return num_cells;
   }
 
@@ -305,8 +305,7 @@ struct contact_builder {
       s.backend_.for_each(n, key_kernel(s, g, s.pos_ref_.data(), nullptr));
       const std::vector<std::uint64_t> keys = s.cell_key_.to_vector();
       if (!std::is_sorted(keys.begin(), keys.end())) return;
-      s.num_cells_ = compact_cells(s, n, n);
-      locate_levels(s, g, s.num_cells_);
+      s.num_cells_ = compact_cells(s, g, n, n);
       s.grid_ = g;
       s.local_ready_ = true;
     }

@@ -91,9 +91,7 @@ class Simulator {
     if (!(cfg.boundary_margin < 0 || cfg.boundary_margin > 0) || !std::isfinite(cfg.boundary_margin))
       throw std::invalid_argument("dem: config.boundary_margin must be finite and > 0 (< 0: the contact margin), got " + num(cfg.boundary_margin));
     check_dt(cfg.dt);
-    if (cfg.broad_phase_levels > broad::max_levels)
-      throw std::invalid_argument("dem: config.broad_phase_levels must be at most " + std::to_string(broad::max_levels) + " (0: automatic), got " +
-                                  std::to_string(cfg.broad_phase_levels));
+    check_broad_phase_levels(cfg.broad_phase_levels);
     if (!(cfg.position_resolution >= 0) || !std::isfinite(cfg.position_resolution))
       throw std::invalid_argument("dem: config.position_resolution must be >= 0 and finite (0: no requirement), got " + num(cfg.position_resolution));
     if constexpr (requires { coord_space::make_params(cfg.domain, 0.0); }) {
@@ -604,8 +602,7 @@ class Simulator {
   void set_max_overrun(std::uint32_t particles) { cfg_.max_overrun = particles; }
   // config.broad_phase_levels for the next contact-list build (0: automatic, up to 8; 1: one grid).
   void set_broad_phase_levels(std::uint32_t levels) {
-    if (levels > broad::max_levels)
-      throw std::invalid_argument("dem: broad_phase_levels must be at most " + std::to_string(broad::max_levels) + " (0: automatic), got " + std::to_string(levels));
+    check_broad_phase_levels(levels);
     cfg_.broad_phase_levels = levels;
   }
   // Levels of the broad phase's grid at the last contact-list build (1 before the first).
@@ -1259,6 +1256,11 @@ class Simulator {
   double boundary_margin() const { return cfg_.boundary_margin > 0 ? std::max(cfg_.boundary_margin, margin()) : margin(); }
   double boundary_budget() const { return boundary_margin() - 0.5 * margin(); }
   double margin() const { return cfg_.contact_margin >= 0 ? cfg_.contact_margin : 0.2 * r_max_; }
+  static void check_broad_phase_levels(std::uint32_t levels) {
+    if (levels > broad::max_levels)
+      throw std::invalid_argument("dem: config.broad_phase_levels must be at most " + std::to_string(broad::max_levels) + " (0: automatic), got " +
+                                  std::to_string(levels));
+  }
 
   void check_dt(double dt) const {
     if (!(dt > 0) || !std::isfinite(dt)) throw std::invalid_argument("dem: dt is " + num(dt) + ", but it must be > 0 and finite");
