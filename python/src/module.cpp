@@ -37,7 +37,7 @@ void bind_config(py::module_& m) {
   py::class_<simulation_config>(m, "Config", "The run-time settings of a simulator (dem::simulation_config); checked when a simulator is made.")
       .def(py::init([](const aabb& domain, const vec3d& gravity, double dt, double contact_margin, double boundary_margin, double max_speed,
                        bool allow_unstable_dt, bool allow_initial_overlap, double position_resolution, std::uint32_t status_read_interval,
-                       std::uint32_t max_overrun, std::uint32_t broad_phase_levels) {
+                       std::uint32_t max_overrun, std::uint32_t broad_phase_levels, double facet_tolerance) {
              simulation_config c;
              c.domain = domain;
              c.gravity = gravity;
@@ -51,12 +51,13 @@ void bind_config(py::module_& m) {
              c.status_read_interval = status_read_interval;
              c.max_overrun = max_overrun;
              c.broad_phase_levels = broad_phase_levels;
+             c.facet_tolerance = facet_tolerance;
              return c;
            }),
            py::arg("domain"), py::kw_only(), py::arg("gravity") = vec3d{0, 0, -9.81}, py::arg("dt") = 1e-5, py::arg("contact_margin") = -1.0,
            py::arg("boundary_margin") = -1.0, py::arg("max_speed") = std::numeric_limits<double>::infinity(), py::arg("allow_unstable_dt") = false,
            py::arg("allow_initial_overlap") = false, py::arg("position_resolution") = 0.0, py::arg("status_read_interval") = 32,
-           py::arg("max_overrun") = 256, py::arg("broad_phase_levels") = 0)
+           py::arg("max_overrun") = 256, py::arg("broad_phase_levels") = 0, py::arg("facet_tolerance") = 0.0)
       .def_readwrite("domain", &simulation_config::domain)
       .def_readwrite("gravity", &simulation_config::gravity)
       .def_readwrite("dt", &simulation_config::dt)
@@ -68,7 +69,8 @@ void bind_config(py::module_& m) {
       .def_readwrite("position_resolution", &simulation_config::position_resolution)
       .def_readwrite("status_read_interval", &simulation_config::status_read_interval)
       .def_readwrite("max_overrun", &simulation_config::max_overrun)
-      .def_readwrite("broad_phase_levels", &simulation_config::broad_phase_levels);
+      .def_readwrite("broad_phase_levels", &simulation_config::broad_phase_levels)
+      .def_readwrite("facet_tolerance", &simulation_config::facet_tolerance);
 }
 
 void bind_material(py::module_& m) {

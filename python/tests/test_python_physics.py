@@ -184,6 +184,30 @@ def test_a_cube_rests_on_a_mesh_floor_as_on_the_plane():
     assert -rest["plane"][1] == pytest.approx(weight, rel=1e-3)
 
 
+def test_a_cube_rests_on_a_disc_and_on_a_rod_as_meshes_of_facets():
+    """Polyhedra meet discs and the outside of cylinders as meshes of flat facets
+    (docs/boundaries.md, "Rigid bodies"): config.facet_tolerance sets how close to the true surface
+    they lie. A cube comes to rest on a disc and on top of a rod, each carrying its weight."""
+    c = 8e-4
+    weight = 2500 * (2 * c) ** 3 * 9.81
+    for kind in ("disc", "rod"):
+        sim = dem.Simulator(domain=((-0.01, -0.01, -0.01), (0.01, 0.01, 0.02)), dt=2e-6, shape="polyhedron", facet_tolerance=1e-6)
+        assert sim.config.facet_tolerance == 1e-6
+        sim.set_log(False)
+        m = sim.add_material(dem.Material("grain", density=2500, youngs_modulus=1e7, restitution=0.3, friction=0.5))
+        if kind == "disc":
+            b = sim.add_disc((0, 0, 0), (0, 0, 1), 0.005, m)
+        else:  # along y, its top at z = 0
+            b = sim.add_cylinder((0, -0.005, -0.003), (0, 1, 0), 0.003, m, length=0.01, inside=False)
+        k = sim.add_shape(dem.shapes.make_polyhedron([(x, y, z) for x in (-c, c) for y in (-c, c) for z in (-c, c)], "cube"))
+        sim.add_bodies(k, [(0, 0, 1.05 * c)], m)
+        dem.run(sim, 0.05, chunk=1000)
+        x = sim.positions()[0]
+        assert -sim.boundary_force(b)[2] == pytest.approx(weight, rel=1e-3), kind
+        assert x[2] == pytest.approx(c, rel=0.01), kind
+        assert abs(x[0]) < 1e-6, kind
+
+
 def test_a_deformable_sphere_keeps_its_volume_when_squeezed():
     sim = dem.Simulator(domain=((-0.003, -0.003, -0.003), (0.003, 0.003, 0.003)), gravity=(0, 0, 0), dt=1e-6, shape="deformable_sphere",
                         allow_initial_overlap=True)

@@ -70,13 +70,13 @@ struct run {
 // A cube dropped flat onto the surface `add` builds, settled, then pushed along +x (and a little
 // +y) at v0 across the floor's seams, recorded every `every` steps.
 template <class Add>
-run drop_and_slide(Add&& add, double v0, int segments, int every) {
+run drop_and_slide(Add&& add, double v0, int segments, int every, dem::vec3d start = {-0.021, -0.013, 1.002 * h}) {
   cube_sim sim(config());
   const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, 0.3, 0.0});
   const std::uint32_t b = add(sim, m);
   const auto cube = sim.add_shape(cube_template());
   dem::particle_set s;
-  s.positions = {{-0.021, -0.013, 1.002 * h}};
+  s.positions = {start};
   sim.add_bodies(cube, s, {}, m);
   sim.advance(0.05);
   run r;
@@ -92,6 +92,23 @@ run drop_and_slide(Add&& add, double v0, int segments, int every) {
   return r;
 }
 
+// Run r against the same run on the plane: positions, velocities and loads agree.
+void check_as_on_the_plane(const run& plane, const run& r) {
+  double dx = 0, dv = 0, df = 0;
+  for (std::size_t k = 0; k < plane.x.size(); ++k) {
+    dx = std::max(dx, dem::norm(r.x[k] - plane.x[k]));
+    dv = std::max(dv, dem::norm(r.v[k] - plane.v[k]));
+    df = std::max(df, std::abs(r.fz[k] - plane.fz[k]));
+  }
+  df = std::max(df, std::abs(r.rest_fz - plane.rest_fz));
+  MESSAGE("largest difference from the plane: position " << dx << " m, velocity " << dv << " m/s, load " << df << " N");
+  CHECK(dx < 1e-9);
+  CHECK(dv < 1e-8);
+  CHECK(df < 1e-6 * cube_mass * g_accel);
+}
+
+double tilt_of(const dem::quatd& q) { return 2 * std::atan2(std::hypot(q.x, q.y), std::abs(q.w)); }
+
 }  // namespace
 
 TEST_CASE("polyhedron on a mesh: a flat floor of 2, 8 or 200 triangles, and a plate, act as the plane") {
@@ -101,19 +118,7 @@ TEST_CASE("polyhedron on a mesh: a flat floor of 2, 8 or 200 triangles, and a pl
   // Resting and sliding, the plane carries the weight (no tipping, no bounce at this speed).
   CHECK(plane.rest_fz == doctest::Approx(-cube_mass * g_accel).epsilon(1e-6));
   if (!sanitized) CHECK(plane.x.back().x > plane.x.front().x + 0.01);  // it slid over several seams of the finer floors
-  auto compare = [&](const run& r) {
-    double dx = 0, dv = 0, df = 0;
-    for (int k = 0; k < segments; ++k) {
-      dx = std::max(dx, dem::norm(r.x[k] - plane.x[k]));
-      dv = std::max(dv, dem::norm(r.v[k] - plane.v[k]));
-      df = std::max(df, std::abs(r.fz[k] - plane.fz[k]));
-    }
-    df = std::max(df, std::abs(r.rest_fz - plane.rest_fz));
-    MESSAGE("largest difference from the plane: position " << dx << " m, velocity " << dv << " m/s, load " << df << " N");
-    CHECK(dx < 1e-9);
-    CHECK(dv < 1e-8);
-    CHECK(df < 1e-6 * cube_mass * g_accel);
-  };
+  auto compare = [&](const run& r) { check_as_on_the_plane(plane, r); };
   for (int n : {1, 2, 10}) {
     CAPTURE(n);
     compare(drop_and_slide([n](cube_sim& s, dem::material_id m) { return s.add_mesh(floor_mesh(n, 0.05), m); }, v0, segments, every));
@@ -164,6 +169,30 @@ TEST_CASE("polyhedron on a mesh: over a convex edge one triangle holds it, and p
   CHECK(load == doctest::Approx(cube_mass * g_accel).epsilon(0.01));
   rest(0.4 * h, 0.1, tilt, load, side);  // 70 % over: its centre of mass is past the edge
   CHECK(tilt > 0.3);
+}
+
+TEST_CASE("polyhedron beside a mesh: a cube falling past a block's side, 1 mm from it, falls freely") {
+  // The block's top face is two triangles with a seam. For the choice of axis each is extended
+  // across it, past the block's edge: until 2026-12-06 that extension pushed up a cube that fell
+  // past the block, below the top face's plane, without touching it.
+  cube_sim sim(config());
+  const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, 0.5, 0.0});
+  const std::uint32_t b = sim.add_mesh(dem::boundary::box_mesh({{-0.05, -0.05, -0.04}, {0.0, 0.05, 0.0}}), m);
+  const auto cube = sim.add_shape(cube_template());
+  dem::particle_set s;
+  s.positions = {{0.001 + h, 0.045, 2 * h}};  // near the block's corner, where both top triangles are within reach
+  sim.add_bodies(cube, s, {}, m);
+  double most = 0;
+  for (int k = 0; k < 30; ++k) {
+    sim.step(1000);  // 2 ms
+    most = std::max(most, dem::norm(sim.boundary_force(b)));
+  }
+  const double t = sim.time();
+  MESSAGE("after " << t << " s: at " << str(sim.positions()[0]) << ", largest load on the block " << most << " N");
+  CHECK(sim.positions()[0].z < -h);  // it went past the top face's plane
+  CHECK(most == 0);
+  CHECK(sim.velocities()[0].z == doctest::Approx(-g_accel * t).epsilon(1e-9));
+  CHECK(sim.positions()[0].x == 0.001 + h);
 }
 
 TEST_CASE("polyhedron on a mesh: in a concave crease it touches both faces") {
@@ -222,4 +251,216 @@ TEST_CASE("polyhedron on a mesh: a body dropped on the ridge of a lifter bar top
     CHECK(x.x > 0.0);  // toppled to the side it leant to
     CHECK(x.z < 0.0);  // and fell past the bar's ridge
   }
+}
+
+// Discs, annuli and the outside of cylinders and cones reach polyhedra as meshes of flat facets
+// (boundary/faceted.hpp).
+
+TEST_CASE("polyhedron on a disc: a disc, an annulus and a pillar's cap act as the plane") {
+  const int segments = sanitized ? 10 : 60, every = 500;
+  const double v0 = 0.4;
+  const run plane = drop_and_slide([](cube_sim& s, dem::material_id m) { return s.add_plane({0, 0, 0}, {0, 0, 1}, m); }, v0, segments, every);
+  // Sliding across the seams of a disc's triangles (its centre off the path), of an annulus, and of
+  // a pillar's top (a capped cylinder outside which the particles are).
+  check_as_on_the_plane(plane, drop_and_slide([](cube_sim& s, dem::material_id m) { return s.add_disc({0.03, 0.02, 0}, {0, 0, 1}, 0.09, m); },
+                                              v0, segments, every));
+  check_as_on_the_plane(plane, drop_and_slide([](cube_sim& s, dem::material_id m) { return s.add_disc({0.03, 0.02, 0}, {0, 0, 1}, 0.09, m, 0.01); },
+                                              v0, segments, every));
+  auto pillar = [](cube_sim& s, dem::material_id m) {
+    dem::boundary::axisymmetric c;
+    c.base = {0.03, 0.02, -0.04};
+    c.axis = {0, 0, 1};
+    c.length = 0.04;
+    c.radius = 0.09;
+    c.inside = false;
+    c.cap_top = true;
+    return s.add_cylinder(c, m);
+  };
+  check_as_on_the_plane(plane, drop_and_slide(pillar, v0, segments, every));
+  // At rest on the disc's centre, where a fan of 12 triangles meets.
+  const dem::vec3d centre{0, 0, 1.002 * h};
+  const run plane_rest = drop_and_slide([](cube_sim& s, dem::material_id m) { return s.add_plane({0, 0, 0}, {0, 0, 1}, m); }, 0, 4, every, centre);
+  check_as_on_the_plane(plane_rest, drop_and_slide([](cube_sim& s, dem::material_id m) { return s.add_disc({0, 0, 0}, {0, 0, 1}, 0.05, m); }, 0, 4,
+                                                   every, centre));
+}
+
+TEST_CASE("polyhedron over an orifice: a cube wider than the hole rests on the annulus, on its face or its corners; a wider hole lets it through") {
+  // A cube wider than the hole meets every triangle of its rim: a coarser tolerance (64 facets,
+  // 4.8 um from the rim's circle) keeps that to 128.
+  auto drop = [](double inner, double turn, double seconds, double& tilt, double& load) {
+    dem::simulation_config cfg = config();
+    cfg.facet_tolerance = 3e-5;
+    cube_sim sim(cfg);
+    const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, 0.5, 0.0});
+    const std::uint32_t b = sim.add_disc({0, 0, 0}, {0, 0, 1}, 0.02, m, inner);
+    CHECK(dem::boundary::facets_around(0.02, cfg.facet_tolerance, "") == 64);
+    const auto cube = sim.add_shape(cube_template());
+    dem::particle_set s;
+    s.positions = {{0, 0, 1.002 * h}};
+    sim.add_bodies(cube, s, {dem::from_axis_angle(dem::vec3d{0, 0, 1}, turn)}, m);
+    sim.advance(seconds);
+    tilt = tilt_of(sim.orientations()[0]);
+    load = -sim.boundary_force(b).z / (cube_mass * g_accel);
+    CHECK(sim.num_lost() == 0);
+    return sim.positions()[0];
+  };
+  double tilt = 0, load = 0;
+  // A hole of radius 0.8 h under the cube's face: the face is held around it.
+  dem::vec3d x = drop(0.8 * h, 0, 0.05, tilt, load);
+  MESSAGE("over a hole of 0.8 h: z = " << x.z / h << " h, tilt " << tilt << " rad, load " << load << " m g");
+  CHECK(x.z > 0.98 * h);
+  CHECK(tilt < 1e-6);
+  CHECK(load == doctest::Approx(1).epsilon(1e-4));
+  // A hole of radius 1.2 h, the cube turned by 45 degrees: its base's edges pass over the hole
+  // (their middles at h from the axis), its corners (at 1.41 h) rest on the annulus.
+  if (!sanitized) {
+    x = drop(1.2 * h, M_PI / 4, 0.05, tilt, load);
+    MESSAGE("on its corners over a hole of 1.2 h: z = " << x.z / h << " h, tilt " << tilt << " rad, load " << load << " m g");
+    CHECK(x.z > 0.98 * h);
+    CHECK(tilt < 1e-6);
+    CHECK(load == doctest::Approx(1).epsilon(1e-4));
+  }
+  // A hole of radius 1.5 h: it falls through.
+  x = drop(1.5 * h, 0, 0.1, tilt, load);
+  CHECK(x.z < -2 * h);
+  CHECK(load == 0);
+}
+
+namespace {
+// How deep the rod (axis along y through (0, y, zc), radius R) reaches into the cube (centre x,
+// turned about y only): R minus the distance from the axis to the cube's square section.
+double rod_depth(const dem::vec3d& x, const dem::quatd& q, double zc, double R) {
+  const dem::vec3d p = dem::rotate(dem::conjugate(q), dem::vec3d{0, x.y, zc} - x);  // the axis point in the cube's frame
+  const double ox = std::max(std::abs(p.x) - h, 0.0), oz = std::max(std::abs(p.z) - h, 0.0);
+  const double outside = std::hypot(ox, oz);
+  const double inside = outside > 0 ? 0.0 : std::min(h - std::abs(p.x), h - std::abs(p.z));
+  return R - (outside > 0 ? outside : -inside);
+}
+}  // namespace
+
+TEST_CASE("polyhedron on the outside of a cylinder: it rests on a horizontal rod, and slides off a frictionless one") {
+  const double R = 0.02, zc = -0.02;  // the rod's top at z = 0
+  auto place = [&](double mu, double x0, int segments, double& deepest, double& tilt, dem::vec3d& load) {
+    cube_sim sim(config());
+    const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, mu, 0.0});
+    dem::boundary::axisymmetric rod;
+    rod.base = {0, -0.03, zc};
+    rod.axis = {0, 1, 0};
+    rod.length = 0.06;
+    rod.radius = R;
+    rod.inside = false;
+    const std::uint32_t b = sim.add_cylinder(rod, m);
+    const auto cube = sim.add_shape(cube_template());
+    dem::particle_set s;
+    s.positions = {{x0, 0, 1.002 * h}};
+    sim.add_bodies(cube, s, {}, m);
+    deepest = 0;
+    tilt = 0;
+    for (int k = 0; k < segments; ++k) {
+      sim.step(1000);
+      const dem::quatd q = sim.orientations()[0];
+      deepest = std::max(deepest, rod_depth(sim.positions()[0], q, zc, R));
+      tilt = std::max(tilt, tilt_of(q));
+    }
+    load = sim.boundary_force(b) * (-1 / (cube_mass * g_accel));
+    CHECK(sim.num_lost() == 0);
+    return sim.positions()[0];
+  };
+  double deepest = 0, tilt = 0;
+  dem::vec3d load;
+  // Its half edge is below the rod's radius: resting on the top it is stable, and with friction it stays.
+  dem::vec3d x = place(0.5, 0, sanitized ? 10 : 50, deepest, tilt, load);
+  MESSAGE("on the rod: at " << str(x) << ", tilt " << tilt << " rad, load " << str(load) << " m g, deepest " << deepest / h << " h");
+  CHECK(std::abs(x.x) < 1e-3 * h);
+  CHECK(x.z == doctest::Approx(h).epsilon(0.01));
+  CHECK(tilt < 1e-3);
+  CHECK(load.z == doctest::Approx(1).epsilon(1e-3));
+  CHECK(std::abs(load.x) < 1e-3);
+  CHECK(deepest < 0.01 * h);
+  // Frictionless, started off-centre: it rocks and slides off to the side it was put on, without
+  // sinking into the rod.
+  if (!sanitized) {
+    x = place(0, 0.4 * h, 100, deepest, tilt, load);
+    MESSAGE("off a frictionless rod: at " << str(x) << ", largest tilt " << tilt << " rad, deepest " << deepest / h << " h");
+    CHECK(x.x > R);
+    CHECK(x.z < -h);
+    CHECK(deepest < 0.05 * h);
+  }
+}
+
+TEST_CASE("polyhedron on the outside of a cone: it rests on a gentle slope with friction, and its load is its weight") {
+  // An upright cone (apex up), 20 degrees slope; a cube laid on its side at half the base radius,
+  // turned to the slope. It touches the convex surface along the generator under it and stays.
+  const double alpha = 20 * M_PI / 180, r0 = 0.05, zb = -0.03;
+  const double L = r0 * std::tan(alpha), rho = 0.5 * r0;
+  cube_sim sim(config());
+  const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, 0.6, 0.0});
+  dem::boundary::axisymmetric c;
+  c.base = {0, 0, zb};
+  c.axis = {0, 0, 1};
+  c.length = L;
+  c.radius = r0;
+  c.top_radius = 0;
+  c.inside = false;
+  c.cap_base = true;
+  const std::uint32_t b = sim.add_cone(c, m);
+  CHECK(sim.boundary(b).kind == "cone");
+  const dem::vec3d n{std::sin(alpha), 0, std::cos(alpha)};
+  const dem::vec3d foot{rho, 0, zb + L * (1 - rho / r0)};
+  const auto cube = sim.add_shape(cube_template());
+  dem::particle_set s;
+  s.positions = {foot + n * (1.002 * h)};
+  const dem::quatd q0 = dem::from_axis_angle(dem::vec3d{0, 1, 0}, alpha);
+  sim.add_bodies(cube, s, {q0}, m);
+  sim.advance(0.05);
+  const dem::vec3d x0 = sim.positions()[0];
+  sim.advance(sanitized ? 0.02 : 0.1);
+  const dem::vec3d x = sim.positions()[0], load = sim.boundary_force(b) * (-1 / (cube_mass * g_accel));
+  MESSAGE("on the cone: moved " << dem::norm(x - x0) << " m in the last 0.1 s, speed " << dem::norm(sim.velocities()[0]) << " m/s, load " << str(load)
+                                << " m g, height above the surface " << dot(x - foot, n) / h << " h");
+  CHECK(sim.num_lost() == 0);
+  CHECK(dem::norm(x - x0) < 1e-3 * h);
+  CHECK(dem::norm(sim.velocities()[0]) < 1e-3);
+  CHECK(load.z == doctest::Approx(1).epsilon(1e-3));
+  CHECK(std::abs(load.x) < 1e-3);
+  CHECK(std::abs(load.y) < 1e-3);
+  CHECK(dot(x - foot, n) == doctest::Approx(h).epsilon(0.01));
+}
+
+TEST_CASE("polyhedron facets: config.facet_tolerance sets their count; bad values are refused") {
+  auto count = [](double tolerance, double radius) {
+    dem::simulation_config cfg = config();
+    cfg.facet_tolerance = tolerance;
+    cube_sim sim(cfg);
+    const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, 0.5, 0.0});
+    return sim.boundary(sim.add_disc({0, 0, 0}, {0, 0, 1}, radius, m)).element_count;
+  };
+  auto sagitta = [](double r, std::uint32_t n) { return r * (1 - std::cos(M_PI / n)); };
+  CHECK(count(0, 0.05) == dem::boundary::faceted_disc({0, 0, 0}, {0, 0, 1}, 1.0, 0, dem::boundary::default_facets).triangles.size());
+  for (double tol : {1e-3, 2e-5, 1e-6, 3e-7}) {
+    const std::uint32_t n = dem::boundary::facets_around(0.05, tol, "a disc");
+    CAPTURE(tol);
+    CAPTURE(n);
+    CHECK(count(tol, 0.05) == dem::boundary::faceted_disc({0, 0, 0}, {0, 0, 1}, 1.0, 0, n).triangles.size());
+    CHECK(n % 32 == 0);
+    CHECK(sagitta(0.05, n) <= tol);
+    CHECK((n == 32 || sagitta(0.05, n - 32) > tol));  // the fewest
+  }
+  // A disc's rim has n corners, its centre a fan of 12; no side of a cylinder or cone has a seam
+  // (two coplanar triangles), up to the most facets allowed.
+  for (std::uint32_t n : {32u, 384u, dem::boundary::max_facets}) {
+    const dem::boundary::prepared_mesh disc = dem::boundary::prepare(dem::boundary::faceted_disc({0, 0, 0}, {0, 0, 1}, 0.05, 0, n));
+    CHECK(disc.open_edges == n);
+    const dem::boundary::prepared_mesh side = dem::boundary::prepare(dem::boundary::faceted_frustum({0, 0, 0}, {0, 0, 1}, 0, 0.1, 0.05, 0.03, false, false, n));
+    CHECK(side.open_edges == 2 * n);
+    CHECK(std::count(side.flat_edges.begin(), side.flat_edges.end(), 0) == static_cast<std::ptrdiff_t>(side.flat_edges.size()));
+  }
+  dem::simulation_config cfg = config();
+  cfg.facet_tolerance = -1e-6;
+  CHECK_THROWS_WITH_AS(cube_sim{cfg}, doctest::Contains("config.facet_tolerance must be >= 0 and finite"), std::invalid_argument);
+  cfg.facet_tolerance = 1e-12;
+  cube_sim sim(cfg);
+  const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, 0.5, 0.0});
+  CHECK_THROWS_WITH_AS(sim.add_disc({0, 0, 0}, {0, 0, 1}, 0.05, m), doctest::Contains("a disc of radius 0.05"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(sim.add_disc({0, 0, 0}, {0, 0, 1}, 0.05, m), doctest::Contains("config.facet_tolerance = "), std::invalid_argument);
 }

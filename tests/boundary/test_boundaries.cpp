@@ -107,6 +107,29 @@ TEST_CASE("mesh floors act as the plane they tile: resting, sliding and rolling 
   }
 }
 
+TEST_CASE("every mesh is searched: spheres rest on the first and on the second of two meshes") {
+  // Each mesh's hierarchy sits after the previous ones' in one array. Until 2026-12-06 the search
+  // offset the second mesh's nodes twice: a sphere over it read past the array, or fell through.
+  const double r = 2e-3, mass = 2500 * 4.0 / 3 * M_PI * r * r * r, weight = mass * 9.81;
+  dem::simulation_config cfg;
+  cfg.domain = {{-0.05, -0.05, -0.01}, {0.05, 0.05, 0.05}};
+  cfg.dt = 2e-6;
+  sim s(cfg);
+  s.set_log(nullptr);
+  const auto mat = s.add_material(glass);
+  bd::triangle_mesh low = floor_mesh(10, 0.012), high = floor_mesh(10, 0.012, 0.02);
+  for (vec3d& v : high.vertices) v.x += 0.03;  // beside the first, higher
+  const std::uint32_t first = s.add_mesh(low, mat), second = s.add_mesh(high, mat);
+  dem::particle_set p;
+  p.positions = {{0.003, 0.002, 1.01 * r}, {0.033, 0.002, 0.02 + 1.01 * r}};
+  p.radii = {r, r};
+  s.add_particles(p, mat);
+  s.advance(0.05);
+  CHECK(s.boundary_force(first).z == doctest::Approx(-weight).epsilon(1e-6));
+  CHECK(s.boundary_force(second).z == doctest::Approx(-weight).epsilon(1e-6));
+  CHECK(s.positions()[1].z == doctest::Approx(0.02 + r).epsilon(1e-3));
+}
+
 TEST_CASE("restitution on a mesh face, edge and corner equals the input") {
   // A cube mesh (12 triangles, 10 mm side) hit by a sphere moving towards its face centre, the
   // middle of an edge (along the bisector) and a corner (along the diagonal).

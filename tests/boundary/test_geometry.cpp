@@ -252,7 +252,7 @@ TEST_CASE("bounding-volume hierarchy finds what a brute-force search finds") {
     const vec3f x{float(u(rng)), float(u(rng)), float(u(rng))};
     const float reach = 0.05f;
     std::set<std::uint32_t> found, expect;
-    query_bvh(nodes.data(), items.data(), x, reach, [&](std::uint32_t k) { found.insert(k); });
+    query_bvh(nodes.data(), 0, items.data(), x, reach, [&](std::uint32_t k) { found.insert(k); });
     for (std::uint32_t k = 0; k < boxes.size(); ++k) {
       double d2 = 0;
       for (int a = 0; a < 3; ++a) {

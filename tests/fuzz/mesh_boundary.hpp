@@ -21,7 +21,7 @@ inline void fuzz_mesh_boundary(const dem::io::surface_mesh& m) {
                                   : dem::vec3d{(c & 1) ? d.box_hi.x : d.box_lo.x, (c & 2) ? d.box_hi.y : d.box_lo.y, (c & 4) ? d.box_hi.z : d.box_lo.z};
       const dem::vec3f x(p);
       const float reach = static_cast<float>(0.1 * dem::norm(d.box_hi - d.box_lo)) + 1e-6f;
-      dem::boundary::query_bvh(v.nodes + v.meshes[0].root, v.items, x, reach, [&](std::uint32_t t) {
+      dem::boundary::query_bvh(v.nodes, v.meshes[0].root, v.items, x, reach, [&](std::uint32_t t) {
         (void)dem::boundary::closest(v.elements[t], x);
       });
     }

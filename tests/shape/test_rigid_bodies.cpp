@@ -311,15 +311,19 @@ TEST_CASE("polyhedron: a cube in a turning drum is carried up the wall and stays
   if (!sanitized) CHECK(highest_y > 0.2 * R);  // carried along with the wall
 }
 
-TEST_CASE("polyhedron: boundaries it cannot meet yet are refused, naming the kind") {
+TEST_CASE("polyhedron: every boundary kind is accepted; discs and the outside of cylinders are meshes of facets") {
   cube_sim sim(box_config());
   const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, 0.5, 0.0});
   dem::boundary::axisymmetric rod = tube(0.03, 0.005);
   rod.inside = false;
-  CHECK_THROWS_WITH_AS(sim.add_cylinder(rod, m),
-                       doctest::Contains("a cylinder with particles outside boundary: polyhedron bodies meet planes, meshes, plates and the inside of cylinders and cones only"),
-                       std::invalid_argument);
-  CHECK_THROWS_WITH_AS(sim.add_disc({0, 0, 0.01}, {0, 0, 1}, 0.01, m), doctest::Contains("a disc boundary: polyhedron"), std::invalid_argument);
+  const std::uint32_t r = sim.add_cylinder(rod, m);
+  const std::uint32_t d = sim.add_disc({0, 0, 0.01}, {0, 0, 1}, 0.01, m);
+  CHECK(sim.boundary(r).kind == "cylinder");
+  const std::uint32_t n = dem::boundary::default_facets;
+  const std::size_t cap = dem::boundary::faceted_disc({0, 0, 0}, {0, 0, 1}, 1.0, 0, n).triangles.size();
+  CHECK(sim.boundary(r).element_count == 2 * n + 2 * cap);  // the side (two triangles per facet) and two caps
+  CHECK(sim.boundary(d).kind == "disc");
+  CHECK(sim.boundary(d).element_count == cap);
   CHECK_NOTHROW(sim.add_cylinder(tube(0.03, 0.02), m));
   // A body poking through the wall of a container at the start is refused, as against a plane.
   const auto cube = sim.add_shape(cube_template());

@@ -19,6 +19,7 @@
 #include "dem/boundary/bvh.hpp"
 #include "dem/boundary/contact_rule.hpp"
 #include "dem/boundary/element.hpp"
+#include "dem/boundary/faceted.hpp"
 #include "dem/boundary/frame.hpp"
 #include "dem/boundary/mesh.hpp"
 #include "dem/boundary/motion.hpp"
@@ -126,10 +127,12 @@ class boundary_set {
     return finish(d);
   }
 
+  // facets > 0: as a mesh of that many facets around (boundary/faceted.hpp), for bodies without probes.
   std::uint32_t add_disc(const vec3d& centre, const vec3d& normal, double radius, double inner_radius, material_id mat,
-                         const std::string& name) {
-    description d = start("disc", name, mat, centre);
+                         const std::string& name, std::uint32_t facets = 0) {
     const vec3d n = normal / norm(normal);
+    if (facets) return add_mesh(faceted_disc(centre, n, radius, inner_radius, facets), mat, name, "disc");
+    description d = start("disc", name, mat, centre);
     element<Real> e = blank(disc_kind);
     e.n = vec3<Real>(n);
     e.r0 = static_cast<Real>(radius);
@@ -142,11 +145,10 @@ class boundary_set {
   }
 
   // Cylinders and cones; `domain` bounds an infinite one (it reaches past the domain's bounding
-  // sphere both ways).
-  std::uint32_t add_axisymmetric(const axisymmetric& c, material_id mat, const std::string& name, const aabb& domain) {
+  // sphere both ways). facets > 0: as a mesh of that many facets around (boundary/faceted.hpp).
+  std::uint32_t add_axisymmetric(const axisymmetric& c, material_id mat, const std::string& name, const aabb& domain, std::uint32_t facets = 0) {
     const bool cylinder = c.top_radius < 0 || c.top_radius == c.radius;
     const vec3d u = c.axis / norm(c.axis);
-    description d = start(cylinder ? "cylinder" : "cone", name, mat, c.base);
     double s0 = 0, s1 = c.length;
     if (!std::isfinite(c.length)) {
       const vec3d centre = (domain.lo + domain.hi) * 0.5;
@@ -156,6 +158,11 @@ class boundary_set {
       s1 = sc + reach;
     }
     const double r0 = c.radius, r1 = cylinder ? c.radius : c.top_radius;
+    const bool finite = std::isfinite(c.length);
+    if (facets)
+      return add_mesh(faceted_frustum(c.base, u, s0, s1, r0, r1, finite && c.cap_base, finite && c.cap_top, facets), mat, name,
+                      cylinder ? "cylinder" : "cone");
+    description d = start(cylinder ? "cylinder" : "cone", name, mat, c.base);
     std::vector<element<Real>> es;
     element<Real> lateral = blank(cone_kind);
     lateral.n = vec3<Real>(u);
@@ -189,7 +196,8 @@ class boundary_set {
     return finish(d);
   }
 
-  std::uint32_t add_mesh(const triangle_mesh& m, material_id mat, const std::string& name) {
+  // `kind`: "mesh", or the analytic kind a mesh of facets stands for (faceted.hpp).
+  std::uint32_t add_mesh(const triangle_mesh& m, material_id mat, const std::string& name, const char* kind = "mesh") {
     auto prepared = std::make_shared<prepared_mesh>(prepare(m));
     vec3d lo = prepared->vertices[prepared->triangles[0][0]], hi = lo;
     for (const auto& t : prepared->triangles)
@@ -199,7 +207,8 @@ class boundary_set {
           hi[a] = std::max(hi[a], prepared->vertices[v][a]);
         }
     const vec3d origin = (lo + hi) * 0.5;  // the frame sits at the mesh's centre: small local coordinates
-    description d = start("mesh", name.empty() ? m.name : name, mat, origin);
+    const bool file_mesh = std::string(kind) == "mesh";
+    description d = start(kind, name.empty() && file_mesh ? m.name : name, mat, origin);
     const std::uint32_t vertex_base = next_vertex_id_, edge_base = next_edge_id_;
     next_vertex_id_ += static_cast<std::uint32_t>(prepared->vertices.size());
     next_edge_id_ += static_cast<std::uint32_t>(prepared->edge_valence.size());

@@ -95,12 +95,14 @@ DEM_HD inline Real box_distance2(const bvh_node<Real>& b, const vec3<Real>& x) {
 inline constexpr int bvh_stack_depth = 64;  // median splits: depth log2(items / leaf) + 1, far below 64
 
 // Calls visit(item) for every item whose leaf box is within `reach` of x (x in the mesh's frame),
-// leaves left to right.
+// leaves left to right. `nodes` holds every mesh's hierarchy, `root` is this mesh's: a node's
+// `first` indexes the whole array (boundary_set::add_mesh shifts them by the root).
 template <class Real, class Visit>
-DEM_HD inline void query_bvh(const bvh_node<Real>* nodes, const std::uint32_t* items, const vec3<Real>& x, Real reach, Visit&& visit) {
+DEM_HD inline void query_bvh(const bvh_node<Real>* nodes, std::uint32_t root, const std::uint32_t* items, const vec3<Real>& x, Real reach,
+                             Visit&& visit) {
   std::uint32_t stack[bvh_stack_depth];
   int top = 0;
-  stack[top++] = 0;
+  stack[top++] = root;
   const Real reach2 = reach * reach;
   while (top > 0) {
     const bvh_node<Real>& b = nodes[stack[--top]];

@@ -73,7 +73,8 @@ struct probes_of {
 // Shapes whose bodies meet boundaries through probe spheres (spheres, clumps). Polyhedra meet
 // one-sided walls (planes; cylinders and cones they are inside, with their caps) vertex by vertex,
 // and mesh triangles and plates through their polygon narrow phase and the rule of
-// body_contacts.hpp (Simulator::add_* refuses the other kinds for them).
+// body_contacts.hpp; discs and the outside of cylinders and cones reach them as meshes of flat
+// facets (Simulator::add_disc, add_cylinder, add_cone; boundary/faceted.hpp).
 template <class P>
 inline constexpr bool has_wall_probes = !P::rigid || requires(const typename P::shape_data& d) { P::shape::wall_probe_count(d); };
 

@@ -51,7 +51,7 @@ DEM_HD inline void for_each_element_within(const boundary_view<Real>& b, const t
   for (std::uint32_t m = 0; m < b.num_meshes; ++m) {
     const frame<Real>& f = b.frames[b.meshes[m].boundary];
     const vec3<Real> local = f.to_local(Space::relative_to(coord, x, f.origin));
-    query_bvh(b.nodes + b.meshes[m].root, b.items, local, limit, [&](std::uint32_t t) {
+    query_bvh(b.nodes, b.meshes[m].root, b.items, local, limit, [&](std::uint32_t t) {
       if (closest(b.elements[t], local).distance < limit) take(t);
     });
   }

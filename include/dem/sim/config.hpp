@@ -43,6 +43,12 @@ struct simulation_config {
   // is kept only if it shrinks the cells by 1.5x or more. 0: up to 8; 1: one uniform grid (as
   // before 2026-12-06). The pairs listed, and the results, do not depend on it.
   std::uint32_t broad_phase_levels = 0;
+  // m. Bodies without probe spheres (polyhedra) meet discs and the outside of cylinders and cones
+  // as meshes of flat facets (boundary/faceted.hpp): with this set, the fewest facets around the
+  // axis (a multiple of 32) that keep every facet within this distance of the true surface; 0: 384
+  // (the sagitta is then 3.3e-5 of the radius). Fewer facets, fewer triangles per body to test.
+  // Spheres and clumps meet the exact surfaces; so do polyhedra the inside of cylinders and cones.
+  double facet_tolerance = 0;
 };
 
 }  // namespace dem

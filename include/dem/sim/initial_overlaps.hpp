@@ -102,7 +102,7 @@ struct initial_overlaps {
           const boundary::description& d = s.walls_[el.boundary];
           std::ostringstream m;
           m << "dem: " << (P::rigid ? "body " : "particle ") << h.id[i] << " overlaps boundary " << el.boundary << " ('" << d.name << "'"
-            << (d.kind == "mesh" ? ", triangle " + std::to_string(el.index) : std::string()) << ") by " << worst
+            << (el.kind == boundary::triangle_kind ? ", triangle " + std::to_string(el.index) : std::string()) << ") by " << worst
             << " m at the start, more than 10 % of its " << (P::rigid ? "contact radius" : "radius")
             << "; move it or set config.allow_initial_overlap = true";
           throw std::invalid_argument(m.str());

@@ -92,6 +92,7 @@ class Simulator {
       throw std::invalid_argument("dem: config.boundary_margin must be finite and > 0 (< 0: the contact margin), got " + num(cfg.boundary_margin));
     check_dt(cfg.dt);
     check_broad_phase_levels(cfg.broad_phase_levels);
+    boundary::check_facet_tolerance(cfg.facet_tolerance);
     if (!(cfg.position_resolution >= 0) || !std::isfinite(cfg.position_resolution))
       throw std::invalid_argument("dem: config.position_resolution must be >= 0 and finite (0: no requirement), got " + num(cfg.position_resolution));
     if constexpr (requires { coord_space::make_params(cfg.domain, 0.0); }) {
@@ -119,7 +120,7 @@ class Simulator {
   std::uint32_t add_plane(const vec3d& point, const vec3d& normal, material_id mat, const std::string& name = "") {
     if (!all_finite(point) || !(norm(normal) > 0) || !std::isfinite(norm(normal)))
       throw std::invalid_argument("dem: plane point " + str(point) + " / normal " + str(normal) + " is not valid (finite point, non-zero normal)");
-    check_boundary_material(mat, "plane", true);
+    check_boundary_material(mat);
     const vec3d n = normal / norm(normal);
     bool below = false, above = false;  // does it cut (or touch) the domain?
     for (int c = 0; c < 8; ++c) {
@@ -155,13 +156,14 @@ class Simulator {
       throw std::invalid_argument("dem: plate axis " + str(axis) + " is parallel to its normal " + str(normal));
     check_length(half_length, "plate half_length");
     check_length(half_width, "plate half_width");
-    check_boundary_material(mat, "plate", true);
+    check_boundary_material(mat);
     const double reach = std::hypot(half_length, half_width);
     check_inside(centre - vec3d{reach, reach, reach}, centre + vec3d{reach, reach, reach}, "plate");
     return added(walls_.add_plate(centre, normal, axis, half_length, half_width, mat, name));
   }
 
   // A disc (two-sided) of `radius`, or an annulus with an `inner_radius` > 0 (an orifice).
+  // Polyhedra meet it as a mesh of flat facets (config.facet_tolerance; boundary/faceted.hpp).
   std::uint32_t add_disc(const vec3d& centre, const vec3d& normal, double radius, material_id mat, double inner_radius = 0,
                          const std::string& name = "") {
     check_vector(centre, "disc centre", false);
@@ -169,13 +171,14 @@ class Simulator {
     check_length(radius, "disc radius");
     if (!(inner_radius >= 0 && inner_radius < radius))
       throw std::invalid_argument("dem: disc inner_radius is " + num(inner_radius) + ", but it must be in [0, radius = " + num(radius) + ")");
-    check_boundary_material(mat, "disc", false);
+    check_boundary_material(mat);
     check_inside(centre - vec3d{radius, radius, radius}, centre + vec3d{radius, radius, radius}, "disc");
-    return added(walls_.add_disc(centre, normal, radius, inner_radius, mat, name));
+    return added(walls_.add_disc(centre, normal, radius, inner_radius, mat, name, facets_for(radius, true, "a disc")));
   }
 
   // A cylinder (top_radius < 0 or = radius; finite or infinite length) or a cone/frustum (add_cone):
-  // see boundary::axisymmetric.
+  // see boundary::axisymmetric. Polyhedra meet the outside of one (and its caps) as a mesh of flat
+  // facets (config.facet_tolerance; boundary/faceted.hpp), the inside as the exact surface.
   std::uint32_t add_cylinder(const boundary::axisymmetric& c, material_id mat, const std::string& name = "") {
     return add_axisymmetric(c, !(c.top_radius < 0 || c.top_radius == c.radius), mat, name);
   }
@@ -187,7 +190,7 @@ class Simulator {
   // checked (boundary/mesh.hpp): degenerate triangles and non-finite vertices are refused,
   // duplicates removed; what was healed is written to the log.
   std::uint32_t add_mesh(const boundary::triangle_mesh& m, material_id mat, const std::string& name = "") {
-    check_boundary_material(mat, "mesh", true);
+    check_boundary_material(mat);
     if (!m.vertices.empty()) {
       vec3d lo = m.vertices[0], hi = lo;
       for (const vec3d& v : m.vertices) {
@@ -245,7 +248,8 @@ class Simulator {
     return out;
   }
   // The same for output (io::vtk_series::write(snapshot, &surface)): each mesh triangle carries the
-  // force on it at the last evaluation (analytic boundaries' tessellations carry zero).
+  // force on it at the last evaluation (so do the facets polyhedra meet discs, cylinders and cones
+  // as; the tessellations of analytic boundaries carry zero).
   io::surface boundary_output() {
     const boundary::surface_triangles t = boundary_surface();
     io::surface s;
@@ -257,7 +261,7 @@ class Simulator {
     s.force.assign(t.triangles.size(), vec3d{0, 0, 0});
     std::vector<std::vector<vec3d>> per(walls_.size());
     for (std::uint32_t b = 0; b < walls_.size(); ++b)
-      if (walls_[b].kind == "mesh") per[b] = boundary_element_forces(b);
+      if (walls_.elements_host()[walls_[b].first_element].kind == boundary::triangle_kind) per[b] = boundary_element_forces(b);
     for (std::size_t k = 0; k < t.triangles.size(); ++k)
       if (!per[t.boundary[k]].empty()) s.force[k] = per[t.boundary[k]][t.element[k]];
     return s;
@@ -1114,7 +1118,7 @@ class Simulator {
     } else {
       check_length(c.radius, "cylinder radius");
     }
-    check_boundary_material(mat, kind, c.inside);
+    check_boundary_material(mat);
     const double r = std::max(c.radius, cone ? c.top_radius : 0.0);
     const vec3d u = c.axis / norm(c.axis);
     if (std::isfinite(c.length)) {
@@ -1123,7 +1127,7 @@ class Simulator {
     }
     boundary::axisymmetric k = c;
     if (!cone) k.top_radius = -1;
-    return added(walls_.add_axisymmetric(k, mat, name, cfg_.domain));
+    return added(walls_.add_axisymmetric(k, mat, name, cfg_.domain, facets_for(r, !c.inside, cone ? "a cone" : "a cylinder")));
   }
 
   // ---- checks of boundary input ------------------------------------------------------------------
@@ -1151,17 +1155,16 @@ class Simulator {
       throw std::invalid_argument("dem: " + what + " (extent " + str(lo) + " .. " + str(hi) + ") lies entirely outside the domain " + str(d.lo) +
                                   " .. " + str(d.hi));
   }
-  // bodies_meet: the kinds bodies without probes (polyhedra) meet: a plane, a cylinder or cone the
-  // particles are inside (with its caps), vertex by vertex (boundary/element.hpp, behind_wall), and
-  // triangle meshes and plates (boundary/body_contacts.hpp).
-  void check_boundary_material(material_id mat, const char* kind, bool bodies_meet) const {
-    (void)materials_[mat];
-    if constexpr (!boundary::has_wall_probes<Policies>)
-      if (!bodies_meet)
-        throw std::invalid_argument(std::string("dem: a ") + kind + (std::string(kind) == "cylinder" || std::string(kind) == "cone" ? " with particles outside" : "") +
-                                    " boundary: " + Policies::shape::name +
-                                    " bodies meet planes, meshes, plates and the inside of cylinders and cones only so far (their narrow phase "
-                                    "against discs and the outside of cylinders and cones is not written yet)");
+  void check_boundary_material(material_id mat) const { (void)materials_[mat]; }
+  // Bodies without probes (polyhedra) meet discs and the outside of cylinders and cones as meshes of
+  // flat facets (boundary/faceted.hpp); 0: the analytic element (everything else).
+  std::uint32_t facets_for(double radius, bool curved, const char* kind) const {
+    if constexpr (boundary::has_wall_probes<Policies>) {
+      (void)radius, (void)curved, (void)kind;
+      return 0;
+    } else {
+      return curved ? boundary::facets_around(radius, cfg_.facet_tolerance, kind) : 0;
+    }
   }
 
   sim::rigid_view<real, shape_data> rigid() {

@@ -14,9 +14,13 @@
 // body lying across many triangles of a flat mesh sees the plane, never a side axis at a seam.
 // The geometry is then computed on the polygon itself:
 //  - polygon-face contacts (normal = the polygon's, towards the body): the patch is the body's
-//    incident face clipped to the polygon's real edges and below its plane. The overlap is the depth
-//    of the body over the polygon extended across its seams (the deepest of the patch's corners and
-//    of its vertices there); the point is the patch's corners averaged with their depths as weights,
+//    incident face clipped to the polygon's real edges and below its plane. The axis is chosen with
+//    the depth of the body over the polygon extended across its seams (the deepest of the patch's
+//    corners and of its vertices there); the overlap reported is the depth over the polygon itself
+//    (its own corners and the vertices above it), so that the pieces of a plane add up to the depth
+//    over the plane's real extent: the extension goes past a flat patch's convex border, and a body
+//    beside a box, below its top face's plane, was pushed up by it until 2026-12-06. The point is
+//    the patch's corners averaged with their depths as weights,
 //    each half-way up its depth (a face flat on the polygon: its centre; an edge: its midpoint), as
 //    for planes (a centroid of the overlap's area rocks a body on a plane longer, and a sliding
 //    cube never quite stopped). Each corner counts on the one polygon of the plane it lies on (seams
@@ -169,8 +173,8 @@ DEM_HD bool collide_polygon(const convex_shape<Real, MA>& a, const quat<Real>& q
   // and of A's vertices above the polygon extended across its seams (a corner hanging beyond a real
   // edge is not held by this polygon). Each corner of the patch counts on one polygon of the plane:
   // the one it lies on, the owner of the seam or corner it lies on (`owner`).
-  Real depth_p = 0, fw = 0, cw = 0;
-  vec3<Real> fx{0, 0, 0}, cx{0, 0, 0};
+  Real depth_p = 0, own = 0, fw = 0, cw = 0;
+  vec3<Real> fx{0, 0, 0}, cx{0, 0, 0}, own_vertex{0, 0, 0};
   {
     int inc = 0;
     Real best = big;
@@ -201,6 +205,7 @@ DEM_HD bool collide_polygon(const convex_shape<Real, MA>& a, const quat<Real>& q
       if (p.open == 0) {
         cw += depth;
         cx += mid;
+        own = fmax(own, depth);
         continue;
       }
       bool here = true, decided = false;
@@ -217,15 +222,20 @@ DEM_HD bool collide_polygon(const convex_shape<Real, MA>& a, const quat<Real>& q
       if (here) {
         cw += depth;
         cx += mid;
+        own = fmax(own, depth);
       }
     }
     if (depth_p > Real(0)) {
       for (int i = 0; i < a.n_vertices; ++i) {
         const Real depth = o_p - dot(nt, a.vertex[i]);
-        if (!(depth > depth_p)) continue;
-        bool over = true;
-        for (int k = 0; k < n && over; ++k) over = dot(m[k], a.vertex[i] - ext[k]) <= Real(0);
-        if (over) depth_p = depth;
+        if (!(depth > own)) continue;
+        bool over = true, over_own = true;
+        for (int k = 0; k < n && over; ++k) {
+          over = dot(m[k], a.vertex[i] - ext[k]) <= Real(0);
+          over_own = over_own && dot(m[k], a.vertex[i] - t[k]) <= Real(0);
+        }
+        if (over && depth > depth_p) depth_p = depth;
+        if (over && over_own) own = depth, own_vertex = a.vertex[i] + nt * (depth * Real(0.5));
       }
     }
   }
@@ -241,13 +251,16 @@ DEM_HD bool collide_polygon(const convex_shape<Real, MA>& a, const quat<Real>& q
   if (p.one_sided) ref_is_a = edge = false;  // a half-space: its normal is the only axis
 
   if (!edge && !ref_is_a) {
-    if (!(depth_p > Real(0))) return false;  // no part of A over this polygon (a neighbour holds it)
-    g.overlap = depth_p;
+    // The depth over this polygon itself: the pieces of a plane add up to the depth over the plane's
+    // real extent (boundary/body_contacts.hpp takes the deepest), never over the extension, which
+    // goes past a flat patch's convex border (a box's top face seen by a body beside the box).
+    if (!(own > Real(0))) return false;  // no part of A over this polygon (a neighbour holds it, or none)
+    g.overlap = own;
     g.normal = above ? p.normal : -p.normal;
     g.face = true;
     g.corner_w = cw;
     g.corner_x = rotate(q_a, cx) + d * cw;
-    g.point = rotate(q_a, fx * (Real(1) / fw)) + d;  // the whole patch's (this polygon alone)
+    g.point = rotate(q_a, cw > Real(0) ? cx * (Real(1) / cw) : (fw > Real(0) ? fx * (Real(1) / fw) : own_vertex)) + d;
     return true;
   }
 
