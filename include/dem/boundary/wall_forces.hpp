@@ -105,6 +105,32 @@ DEM_HD inline void collide_body(const typename P::shape_data& shape, const quat<
   }
 }
 
+// The law on one wall contact of particle i: adds the force and torque on the particle (f, t;
+// branch_a from its centre) and the reaction on the boundary (on_boundary, and torque_boundary
+// about the boundary's origin; branch_b from there).
+template <class P, class G>
+DEM_HD inline void apply_wall_law(const force::contact<typename P::real>& ct, const typename P::law::params& prm, typename P::law::history& h,
+                                  const sim::wildcard_view<typename force::law_traits<typename P::law>::owner_wildcards,
+                                                           typename force::law_traits<typename P::law>::geometry_wildcards>& wc,
+                                  index_t i, const vec3<typename P::real>& branch_a, const vec3<typename P::real>& branch_b,
+                                  typename force::law_traits<typename P::law>::owner_wildcards& owner_sum,
+                                  typename force::law_traits<typename P::law>::geometry_wildcards& geometry_sum, vec3<G>& f, vec3<G>& t,
+                                  vec3<typename P::real>& on_boundary, vec3<typename P::real>& torque_boundary) {
+  using Real = typename P::real;
+  using traits = force::law_traits<typename P::law>;
+  const typename traits::owner_wildcards no_owner{};
+  const typename traits::geometry_wildcards no_geometry{};
+  typename traits::wildcards_type wcs = sim::wildcards_of<traits>(wc, i, i, true, no_owner, no_geometry);
+  const force::contact_force<Real> res = force::evaluate(typename P::law{}, ct, prm, h, wcs);
+  const vec3<Real> lever = res.force + res.torque_only_force;
+  f += vec3<G>(res.force);
+  t += vec3<G>(cross(branch_a, lever) + res.torque);
+  on_boundary -= res.force;
+  torque_boundary -= cross(branch_b, lever) + res.torque;
+  if constexpr (traits::writes_owner_wildcards) owner_sum += wcs.owner_increment_a;
+  if constexpr (traits::writes_geometry_wildcards) geometry_sum += wcs.geometry_increment_a;
+}
+
 // Rigid shapes without probes (polyhedra) against their walls (collide_body): the history slot of
 // each contact is the one collide_body names.
 template <class P, class G>
@@ -123,8 +149,6 @@ DEM_HD inline void vertex_wall_forces(const sim::particle_view<typename P::coord
   using Law = typename P::law;
   using traits = force::law_traits<Law>;
   const vec3<Real> xa = Space::to_real(coord, p.pos[i]);
-  const typename traits::owner_wildcards no_owner{};
-  const typename traits::geometry_wildcards no_geometry{};
   const material_id body_material = static_cast<material_id>(p.material[i]);
   const std::uint32_t first = w.offset[i], last = w.offset[i + 1];
   const typename P::shape_data& shape = rv.shapes[rv.shape[i]];
@@ -159,15 +183,8 @@ DEM_HD inline void vertex_wall_forces(const sim::particle_view<typename P::coord
       const force::contact<Real> ct = sim::make_contact(gw, xa, p.vel[i], p.omega[i], fr.velocity, fr.omega, g.radius_eff,
                                                         sim::inverse_inertias<Real>{p.inv_mass[i], p.inv_inertia[i], Real(0), Real(0)}, ga,
                                                         static_cast<material_id>(fr.material), true, dt, time);
-      typename traits::wildcards_type wcs = sim::wildcards_of<traits>(wc, i, i, true, no_owner, no_geometry);
-      const force::contact_force<Real> res = force::evaluate(Law{}, ct, table[ga * num_materials + fr.material], hs.slot[slot], wcs);
-      const vec3<Real> lever = res.force + res.torque_only_force;
-      f += vec3<G>(res.force);
-      t += vec3<G>(cross(g.branch_a, lever) + res.torque);
-      on_boundary -= res.force;
-      torque_boundary -= cross(gw.branch_b, lever) + res.torque;
-      if constexpr (traits::writes_owner_wildcards) owner_sum += wcs.owner_increment_a;
-      if constexpr (traits::writes_geometry_wildcards) geometry_sum += wcs.geometry_increment_a;
+      apply_wall_law<P, G>(ct, table[ga * num_materials + fr.material], hs.slot[slot], wc, i, g.branch_a, gw.branch_b, owner_sum, geometry_sum, f, t,
+                           on_boundary, torque_boundary);
     };
     if (is_flat_polygon(el)) {
       if (w.bodies[e].state == 2) {
@@ -305,8 +322,6 @@ DEM_HD inline void wall_forces(const sim::particle_view<typename P::coord_space>
     wall_takeover<P>(first, last, np, bv, w.element, w.reports, w.history);
     const probes_of<P> probes{p, rv, i};
     const material_id body_material = static_cast<material_id>(p.material[i]);
-    const typename traits::owner_wildcards no_owner{};
-    const typename traits::geometry_wildcards no_geometry{};
     for (std::uint32_t e = first; e < last; ++e) {
       const element<Real>& el = bv.elements[w.element[e]];
       const frame<Real>& fr = bv.frames[el.boundary];
@@ -319,20 +334,13 @@ DEM_HD inline void wall_forces(const sim::particle_view<typename P::coord_space>
         const material_id mk = pr.material == shape::no_geometry_material ? body_material : pr.material;
         shape::sphere::pair_geometry<Real> g;
         const force::contact<Real> ct = wall_contact<P>(p, coord, i, pr, mk, el, fr, dt, time, g);
-        typename traits::wildcards_type wcs = sim::wildcards_of<traits>(wc, i, i, true, no_owner, no_geometry);
         typename Law::history none{};
         typename Law::history& h = [&]() -> typename Law::history& {
           if constexpr (traits::has_history) return w.history[e].slot[k];
           else return none;
         }();
-        const force::contact_force<Real> res = force::evaluate(Law{}, ct, table[mk * num_materials + fr.material], h, wcs);
-        const vec3<Real> lever = res.force + res.torque_only_force;
-        f += vec3<G>(res.force);
-        t += vec3<G>(cross(g.branch_a, lever) + res.torque);
-        on_boundary -= res.force;
-        torque_boundary -= cross(g.branch_b, lever) + res.torque;
-        if constexpr (traits::writes_owner_wildcards) owner_sum += wcs.owner_increment_a;
-        if constexpr (traits::writes_geometry_wildcards) geometry_sum += wcs.geometry_increment_a;
+        apply_wall_law<P, G>(ct, table[mk * num_materials + fr.material], h, wc, i, g.branch_a, g.branch_b, owner_sum, geometry_sum, f, t, on_boundary,
+                             torque_boundary);
       }
       if constexpr (traits::has_history)
         for (std::uint64_t ended = w.history[e].touching & ~touching; ended; ended &= ended - 1)
