@@ -28,8 +28,11 @@
 namespace dem::boundary {
 
 inline constexpr std::uint32_t default_facets = 384;  // 0.94 degrees each
-// Beyond this, neighbouring triangles of a staggered side would be closer to coplanar than the mesh
-// check's tolerance (1e-9 in the cosine), and the side would get seams.
+// A bound on the mesh's size. It does not keep a side free of seams: neighbouring triangles of a
+// side differ by about sin(slope) pi / N in their normals, so on a shallow cone (below about 0.3
+// degrees at 384 facets) the mesh check (1e-9 in the cosine) marks their edges as seams, and the
+// rule of body_contacts.hpp merges them as one plane below about 10 degrees, or on any side with
+// more than about 2,240 facets (a known defect: docs/boundaries.md, "Known defect").
 inline constexpr std::uint32_t max_facets = 16384;
 
 inline void check_facet_tolerance(double tolerance) {
@@ -97,8 +100,9 @@ inline void append_band(triangle_mesh& m, std::uint32_t a, bool a_point, std::ui
 
 // Fills ring `rim` (n corners at radius r, axial position s, the first at `phase`) with a flat
 // disc: rings of half as many corners each towards the centre, each closer by one of the outer
-// ring's facets (so its triangles stay near equilateral), down to 12 corners, then a fan. A body
-// near the centre meets a dozen triangles, not all of them.
+// ring's facets (so its triangles stay near equilateral), while the count is even and at least
+// 16, then a fan. A body near the centre meets that fan (8 to 15 triangles; 12 at 384 facets), not
+// all of them.
 inline void append_fill(triangle_mesh& m, const vec3d& base, const vec3d& u, double s, std::uint32_t rim, double r, std::uint32_t n,
                         double phase) {
   std::uint32_t outer = rim;
@@ -139,7 +143,7 @@ inline triangle_mesh faceted_disc(const vec3d& centre, const vec3d& n, double r0
 // facet against the ring at s0, so the side is the convex hull of the two rings and no two of its
 // triangles are coplanar: every edge of it is a (slightly) convex edge of the surface, and none is
 // a seam (a seam is a flat patch's, and the polygon narrow phase looks across it as if the patch
-// went on flat, which a curved surface does not).
+// went on flat, which a curved surface does not); but see max_facets for shallow cones.
 inline triangle_mesh faceted_frustum(const vec3d& base, const vec3d& u, double s0, double s1, double r0, double r1, bool cap0, bool cap1,
                                      std::uint32_t facets) {
   triangle_mesh m;
