@@ -78,7 +78,7 @@ run drop_and_slide(Add&& add, double v0, int segments, int every, dem::vec3d sta
   dem::particle_set s;
   s.positions = {start};
   sim.add_bodies(cube, s, {}, m);
-  sim.advance(0.05);
+  sim.advance(sanitized ? 0.02 : 0.05);  // sanitized: a shorter settling
   run r;
   r.rest_fz = sim.boundary_force(b).z;
   sim.set_velocities({{v0, 0.3 * v0, 0}});
@@ -116,7 +116,7 @@ TEST_CASE("polyhedron on a mesh: a flat floor of 2, 8 or 200 triangles, and a pl
   const double v0 = 0.4;
   const run plane = drop_and_slide([](cube_sim& s, dem::material_id m) { return s.add_plane({0, 0, 0}, {0, 0, 1}, m); }, v0, segments, every);
   // Resting and sliding, the plane carries the weight (no tipping, no bounce at this speed).
-  CHECK(plane.rest_fz == doctest::Approx(-cube_mass * g_accel).epsilon(1e-6));
+  CHECK(plane.rest_fz == doctest::Approx(-cube_mass * g_accel).epsilon(sanitized ? 3e-2 : 4e-5).scale(0));
   if (!sanitized) CHECK(plane.x.back().x > plane.x.front().x + 0.01);  // it slid over several seams of the finer floors
   auto compare = [&](const run& r) { check_as_on_the_plane(plane, r); };
   for (int n : {1, 2, 10}) {
@@ -166,7 +166,7 @@ TEST_CASE("polyhedron on a mesh: over a convex edge one triangle holds it, and p
   CHECK(tilt < 0.01);
   CHECK(std::abs(held.x + 0.3 * h) < 0.02 * h);  // it stays where it was put
   CHECK(held.z > 0.98 * h);
-  CHECK(load == doctest::Approx(cube_mass * g_accel).epsilon(0.01));
+  CHECK(load == doctest::Approx(cube_mass * g_accel).epsilon(0.01).scale(0));
   rest(0.4 * h, 0.1, tilt, load, side);  // 70 % over: its centre of mass is past the edge
   CHECK(tilt > 0.3);
 }
@@ -191,7 +191,7 @@ TEST_CASE("polyhedron beside a mesh: a cube falling past a block's side, 1 mm fr
   MESSAGE("after " << t << " s: at " << str(sim.positions()[0]) << ", largest load on the block " << most << " N");
   CHECK(sim.positions()[0].z < -h);  // it went past the top face's plane
   CHECK(most == 0);
-  CHECK(sim.velocities()[0].z == doctest::Approx(-g_accel * t).epsilon(1e-9));
+  CHECK(sim.velocities()[0].z == doctest::Approx(-g_accel * t).epsilon(1e-9).scale(0));
   CHECK(sim.positions()[0].x == 0.001 + h);
 }
 
@@ -217,9 +217,9 @@ TEST_CASE("polyhedron on a mesh: in a concave crease it touches both faces") {
   const dem::vec3d left = per[0] + per[1], right = per[2] + per[3];
   const double w = cube_mass * g_accel;
   MESSAGE("left face " << str(left) << " N, right face " << str(right) << " N");
-  CHECK(sim.boundary_force(b).z == doctest::Approx(-w).epsilon(1e-4));
-  CHECK(dem::norm(left) == doctest::Approx(w / std::sqrt(2.0)).epsilon(1e-3));
-  CHECK(dem::norm(right) == doctest::Approx(w / std::sqrt(2.0)).epsilon(1e-3));
+  CHECK(sim.boundary_force(b).z == doctest::Approx(-w).epsilon(sanitized ? 3e-3 : 1e-4).scale(0));  // sanitized: a shorter run
+  CHECK(dem::norm(left) == doctest::Approx(w / std::sqrt(2.0)).epsilon(3e-3).scale(0));
+  CHECK(dem::norm(right) == doctest::Approx(w / std::sqrt(2.0)).epsilon(3e-3).scale(0));
   CHECK(sim.positions()[0].x == doctest::Approx(0).scale(1e-6));
 }
 
@@ -306,11 +306,12 @@ TEST_CASE("polyhedron over an orifice: a cube wider than the hole rests on the a
   };
   double tilt = 0, load = 0;
   // A hole of radius 0.8 h under the cube's face: the face is held around it.
-  dem::vec3d x = drop(0.8 * h, 0, 0.05, tilt, load);
+  // (Sanitized: shorter runs, so the load has settled less.)
+  dem::vec3d x = drop(0.8 * h, 0, sanitized ? 0.025 : 0.05, tilt, load);
   MESSAGE("over a hole of 0.8 h: z = " << x.z / h << " h, tilt " << tilt << " rad, load " << load << " m g");
   CHECK(x.z > 0.98 * h);
   CHECK(tilt < 1e-6);
-  CHECK(load == doctest::Approx(1).epsilon(1e-4));
+  CHECK(load == doctest::Approx(1).epsilon(sanitized ? 0.05 : 1e-4));
   // A hole of radius 1.2 h, the cube turned by 45 degrees: its base's edges pass over the hole
   // (their middles at h from the axis), its corners (at 1.41 h) rest on the annulus.
   if (!sanitized) {
@@ -321,7 +322,7 @@ TEST_CASE("polyhedron over an orifice: a cube wider than the hole rests on the a
     CHECK(load == doctest::Approx(1).epsilon(1e-4));
   }
   // A hole of radius 1.5 h: it falls through.
-  x = drop(1.5 * h, 0, 0.1, tilt, load);
+  x = drop(1.5 * h, 0, sanitized ? 0.07 : 0.1, tilt, load);
   CHECK(x.z < -2 * h);
   CHECK(load == 0);
 }
@@ -369,10 +370,10 @@ TEST_CASE("polyhedron on the outside of a cylinder: it rests on a horizontal rod
   double deepest = 0, tilt = 0;
   dem::vec3d load;
   // Its half edge is below the rod's radius: resting on the top it is stable, and with friction it stays.
-  dem::vec3d x = place(0.5, 0, sanitized ? 10 : 50, deepest, tilt, load);
+  dem::vec3d x = place(0.5, 0, sanitized ? 20 : 50, deepest, tilt, load);
   MESSAGE("on the rod: at " << str(x) << ", tilt " << tilt << " rad, load " << str(load) << " m g, deepest " << deepest / h << " h");
   CHECK(std::abs(x.x) < 1e-3 * h);
-  CHECK(x.z == doctest::Approx(h).epsilon(0.01));
+  CHECK(x.z == doctest::Approx(h).epsilon(0.01).scale(0));
   CHECK(tilt < 1e-3);
   CHECK(load.z == doctest::Approx(1).epsilon(1e-3));
   CHECK(std::abs(load.x) < 1e-3);
@@ -424,7 +425,96 @@ TEST_CASE("polyhedron on the outside of a cone: it rests on a gentle slope with 
   CHECK(load.z == doctest::Approx(1).epsilon(1e-3));
   CHECK(std::abs(load.x) < 1e-3);
   CHECK(std::abs(load.y) < 1e-3);
-  CHECK(dot(x - foot, n) == doctest::Approx(h).epsilon(0.01));
+  CHECK(dot(x - foot, n) == doctest::Approx(h).epsilon(0.01).scale(0));
+}
+
+TEST_CASE("polyhedron on finely faceted curved sides: one contact however many facets it touches") {
+  // A cube at rest on a surface of one material takes the depth its weight needs in one contact.
+  // On a horizontal rod it touches the facets along the top, more the finer they are; on a 5 degree
+  // cone neighbouring facets differ by only 1.4e-3 rad (384) to 3e-5 rad (16384) and must not be
+  // taken for a flat patch. The depth is the plane's at any facet count.
+  auto settle = [](dem::simulation_config cfg, auto&& add, dem::quatd q, dem::vec3d x0, auto&& depth, double& load) {
+    cube_sim sim(cfg);
+    const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, 0.6, 0.0});
+    const std::uint32_t b = add(sim, m);
+    const auto cube = sim.add_shape(cube_template());
+    dem::particle_set s;
+    s.positions = {x0};
+    sim.add_bodies(cube, s, {q}, m);
+    sim.advance(0.04);
+    double deepest = 0;
+    for (int k = 0; k < 5; ++k) {
+      sim.step(200);
+      deepest = std::max(deepest, depth(sim.positions()[0], sim.orientations()[0]));
+    }
+    load = -sim.boundary_force(b).z / (cube_mass * g_accel);
+    CHECK(sim.num_lost() == 0);
+    return deepest;
+  };
+  double load = 0;
+  const double on_plane = settle(config(), [](cube_sim& s, dem::material_id m) { return s.add_plane({0, 0, 0}, {0, 0, 1}, m); }, dem::quatd{1, 0, 0, 0},
+                                 {0, 0, h}, [](const dem::vec3d& x, const dem::quatd&) { return h - x.z; }, load);
+  MESSAGE("on the plane: depth " << on_plane * 1e6 << " um");
+  CHECK(on_plane > 0);
+  const double R = 0.02, zc = -0.02;
+  for (double tolerance : {0.0, 1e-8}) {
+    if (sanitized && tolerance > 0) continue;  // sanitized: the coarse rod
+    dem::simulation_config cfg = config();
+    cfg.facet_tolerance = tolerance;
+    const double d = settle(
+        cfg,
+        [&](cube_sim& s, dem::material_id m) {
+          dem::boundary::axisymmetric rod;
+          rod.base = {0, -0.03, zc};
+          rod.axis = {0, 1, 0};
+          rod.length = 0.06;
+          rod.radius = R;
+          rod.inside = false;
+          return s.add_cylinder(rod, m);
+        },
+        dem::quatd{1, 0, 0, 0}, {0, 0, h}, [&](const dem::vec3d& x, const dem::quatd& q) { return rod_depth(x, q, zc, R); }, load);
+    const std::uint32_t n = tolerance > 0 ? dem::boundary::facets_around(R, tolerance, "") : dem::boundary::default_facets;
+    MESSAGE("on a rod of " << n << " facets: depth " << d * 1e6 << " um, load " << load << " m g");
+    CHECK(d == doctest::Approx(on_plane).epsilon(0.03).scale(0));
+    CHECK(load == doctest::Approx(1).epsilon(1e-3));
+  }
+  // The cone: laid on the slope at half the base radius; its depth below the true surface at its
+  // azimuth, against the same cube on a plane of that slope (it rocks a little on both).
+  // Sanitized: the rod only.
+  if (sanitized) return;
+  const double alpha = 5 * M_PI / 180, r0 = 0.05, zb = -0.03, L = r0 * std::tan(alpha);
+  const dem::vec3d n{std::sin(alpha), 0, std::cos(alpha)}, apex{0, 0, zb + L};
+  const dem::quatd q0 = dem::from_axis_angle(dem::vec3d{0, 1, 0}, alpha);
+  const double on_slope = settle(config(), [&](cube_sim& s, dem::material_id m) { return s.add_plane(apex, n, m); }, q0, apex + n * h,
+                                 [&](const dem::vec3d& x, const dem::quatd&) { return h - dot(x - apex, n); }, load);
+  MESSAGE("on a plane of 5 degrees: depth " << on_slope * 1e6 << " um");
+  for (double tolerance : {0.0, 1e-8}) {
+    dem::simulation_config cfg = config();
+    cfg.facet_tolerance = tolerance;
+    const dem::vec3d foot = apex + dem::vec3d{0.5 * r0, 0, -0.5 * L};
+    const double d = settle(
+        cfg,
+        [&](cube_sim& s, dem::material_id m) {
+          dem::boundary::axisymmetric c;
+          c.base = {0, 0, zb};
+          c.axis = {0, 0, 1};
+          c.length = L;
+          c.radius = r0;
+          c.top_radius = 0;
+          c.inside = false;
+          return s.add_cone(c, m);
+        },
+        q0, foot + n * h,
+        [&](const dem::vec3d& x, const dem::quatd&) {
+          const double phi = std::atan2(x.y, x.x);
+          return h - dot(x - apex, dem::vec3d{std::sin(alpha) * std::cos(phi), std::sin(alpha) * std::sin(phi), std::cos(alpha)});
+        },
+        load);
+    const std::uint32_t f = tolerance > 0 ? dem::boundary::facets_around(r0, tolerance, "") : dem::boundary::default_facets;
+    MESSAGE("on a 5 degree cone of " << f << " facets: depth " << d * 1e6 << " um, load " << load << " m g");
+    CHECK(d == doctest::Approx(on_slope).epsilon(0.06).scale(0));
+    CHECK(load == doctest::Approx(1).epsilon(0.03));
+  }
 }
 
 TEST_CASE("polyhedron facets: config.facet_tolerance sets their count; bad values are refused") {
@@ -454,7 +544,23 @@ TEST_CASE("polyhedron facets: config.facet_tolerance sets their count; bad value
     const dem::boundary::prepared_mesh side = dem::boundary::prepare(dem::boundary::faceted_frustum({0, 0, 0}, {0, 0, 1}, 0, 0.1, 0.05, 0.03, false, false, n));
     CHECK(side.open_edges == 2 * n);
     CHECK(std::count(side.flat_edges.begin(), side.flat_edges.end(), 0) == static_cast<std::ptrdiff_t>(side.flat_edges.size()));
+    // A 1 degree cone, its base capped: neighbouring side facets within 2.3e-4 to 1.0e-6 rad of each
+    // other, yet each its own face; the cap is one flat patch (its seams all flat).
+    const dem::boundary::triangle_mesh shallow = dem::boundary::faceted_frustum({0, 0, 0}, {0, 0, 1}, 0, 0.05 * std::tan(M_PI / 180), 0.05, 0, true, false, n);
+    const dem::boundary::prepared_mesh cone = dem::boundary::prepare(shallow);
+    std::size_t seams = 0, cap_seams = 0;
+    for (std::size_t t = 0; t < cone.triangles.size(); ++t) {
+      const int flat = (cone.flat_edges[t] & 1) + ((cone.flat_edges[t] >> 1) & 1) + ((cone.flat_edges[t] >> 2) & 1);
+      (shallow.face[t] >= 2 ? seams : cap_seams) += flat;
+    }
+    CAPTURE(n);
+    CHECK(seams == 0);
+    CHECK(cap_seams == 2 * (3 * disc.triangles.size() - n) / 2);  // every inner edge of the cap, seen from both sides
   }
+  // A face list must have one entry per triangle.
+  dem::boundary::triangle_mesh bad = dem::boundary::faceted_disc({0, 0, 0}, {0, 0, 1}, 0.05, 0, 32);
+  bad.face.pop_back();
+  CHECK_THROWS_WITH_AS(dem::boundary::prepare(bad), doctest::Contains("face has 79 entries for 80 triangles"), std::invalid_argument);
   dem::simulation_config cfg = config();
   cfg.facet_tolerance = -1e-6;
   CHECK_THROWS_WITH_AS(cube_sim{cfg}, doctest::Contains("config.facet_tolerance must be >= 0 and finite"), std::invalid_argument);

@@ -262,9 +262,11 @@ run_result polydisperse_run(std::uint32_t levels, std::uint32_t max_overrun) {
   add_cloud(sim);
   run_result r;
   const auto radii = sim.radii();
-  for (int step = 0; step < 600; ++step) {
+  // Sanitized: half the run, the brute-force check a third as often (it is quadratic).
+  const int steps = sanitized ? 300 : 600, every = sanitized ? 30 : 10;
+  for (int step = 0; step < steps; ++step) {
     sim.step();
-    if (step % 10) continue;
+    if (step % every) continue;
     const auto listed = sim.listed_pairs();
     const std::set<std::pair<std::uint32_t, std::uint32_t>> got(listed.begin(), listed.end());
     const auto p = sim.positions();
@@ -292,7 +294,7 @@ TEST_CASE("multi-level grid: a 10:1 cloud with a fast large sphere runs to the s
   CHECK(many.rebuilds > 5);
   CHECK(many.local_checks > 0);  // the shot's checks kept the list: they search the finer levels around it
   CHECK(global.rebuilds > many.rebuilds);
-  CHECK(many.touching_checked > 1000);
+  CHECK(many.touching_checked > (sanitized ? 300u : 1000u));
   for (const run_result* r : {&many, &global}) {
     CHECK(r->x == one.x);
     CHECK(r->v == one.v);

@@ -4,21 +4,26 @@
 //
 // Each listed triangle or plate gives the raw geometry of shape/polyhedron/collide_polygon.hpp (pass
 // 1, into the entry's scratch report). The rule (pass 2) then keeps, per body:
-//   - for contacts on a polygon's face: one contact per plane. The pieces reported by coplanar
-//     triangles of one boundary with the same normal are added up (the depth-weighted corners of
-//     their patches, the deepest depth) into the contact with their union, kept by the
-//     lowest-indexed entry. A body on
-//     a flat mesh of any number of triangles gets the plane's contact; one hanging over a convex edge
-//     gets only the part of its face that is supported.
+//   - for contacts on a polygon's face: one contact per surface. Face contacts of one boundary
+//     are pieces of one surface when their normals are within 10 degrees and their triangles share
+//     an edge or lie on one plane (the same normal and offset, both ways); the pieces linked so,
+//     directly or through others, are one contact (a union-find, so the grouping does not depend
+//     on the order of the entries). It is kept by the group's lowest-indexed entry, with the
+//     deepest piece's depth and the depth-weighted corners and normals of all the pieces' patches.
+//     A body on a flat mesh of any number of triangles gets the plane's contact; one on a finely
+//     faceted convex surface (a rod, a shallow cone) gets one contact however many facets it
+//     touches; one hanging over a convex edge gets only the part of its face that is supported.
 //   - for other contacts (a body's face or edge on the surface's edge or corner): the one reported on
 //     the deepest feature of the surface (deep corners: a vertex, an edge, or the whole triangle).
 //     It is dropped when an element sharing that feature has a face contact with a normal within 10
 //     degrees (the face's contact already covers it), or when an element of lower index sharing it
 //     reports such a contact (a convex edge found through both of its triangles).
-//   Contacts with different normals are different contacts: a body in a concave crease gets one per
-//   face, as spheres do (boundary/contact_rule.hpp).
+//   Contacts with normals more than 10 degrees apart are different contacts: a body in a concave
+//   crease gets one per face, as spheres do (boundary/contact_rule.hpp). So are pieces that no
+//   chain of touching neighbours links: a body in a finely faceted concave trough touching it
+//   along two separate strips gets two.
 // Pass 3 carries the tangential history over when the entry that keeps a contact changes (the body
-// moved onto another triangle of the plane, or across an edge). The kept contacts are evaluated in
+// moved onto another triangle of the surface, or across an edge). The kept contacts are evaluated in
 // entry order with the other walls' (boundary/wall_forces.hpp).
 #include <cstdint>
 
@@ -35,6 +40,7 @@ template <class Real>
 struct body_report {
   shape::poly::polygon_contact<Real> c;
   std::uint32_t state;  // 0: no polygon contact; 1: a contact; 2: a contact that counts
+  std::uint32_t group;  // face contacts, after pass 2: the entry that holds their surface's contact
 };
 
 template <class Real>
@@ -82,14 +88,35 @@ DEM_HD inline bool one_contact(const vec3<Real>& a, const vec3<Real>& b) {
   return dot(a, b) > Real(0.98480775301220805936);  // cos 10 degrees
 }
 
-// Face contacts of e and f (one boundary) on one plane with one normal: pieces of one contact.
+// Face contacts of e and f (one boundary) on one plane with one normal. Symmetric: each
+// element's corner lies on the other's plane, within round-off and 1e-3 of the depth.
 template <class Real>
 DEM_HD inline bool same_plane(const element<Real>& e, const body_report<Real>& re, const element<Real>& f, const body_report<Real>& rf) {
   using std::fabs;
   if (!same_direction(re.c.normal, rf.c.normal)) return false;
   constexpr Real eps = sizeof(Real) == 4 ? Real(1.2e-7) : Real(2.3e-16);
   const Real tol = Real(1e-3) * (re.c.overlap > rf.c.overlap ? re.c.overlap : rf.c.overlap) + Real(64) * eps * (norm(e.a) + norm(f.a));
-  return fabs(dot(e.n, f.a - e.a)) <= tol;
+  return fabs(dot(e.n, f.a - e.a)) <= tol && fabs(dot(f.n, e.a - f.a)) <= tol;
+}
+
+// Face contacts of e and f are pieces of one surface's contact (see above). Neighbours share an
+// edge, not only a corner: the facets of a cone's side all meet at its apex.
+template <class Real>
+DEM_HD inline bool one_surface(const element<Real>& e, const body_report<Real>& re, const element<Real>& f, const body_report<Real>& rf) {
+  if (f.boundary != e.boundary || !one_contact(re.c.normal, rf.c.normal)) return false;
+  for (int k = 0; k < 3; ++k)
+    if (has_feature(f, true, e.edge[k])) return true;
+  return same_plane(e, re, f, rf);
+}
+
+// The root of e's group (path halving).
+template <class Real>
+DEM_HD inline std::uint32_t group_root(body_report<Real>* reports, std::uint32_t e) {
+  while (reports[e].group != e) {
+    reports[e].group = reports[reports[e].group].group;
+    e = reports[e].group;
+  }
+  return e;
 }
 
 // The feature of e that a non-face contact lies on, from its deepest corners: is_edge_feature and
@@ -113,51 +140,70 @@ DEM_HD inline void deep_feature(const element<Real>& e, std::uint32_t deep, bool
 }  // namespace detail
 
 // Pass 2 over one body's entries [first, last): sets state 2 on the reports that count, and gives
-// the lowest-indexed piece of each plane the combined contact.
+// the lowest-indexed piece of each surface the combined contact.
 template <class Real, class ElementOf>
 DEM_HD inline void body_polygon_rule(std::uint32_t first, std::uint32_t last, const ElementOf& element_of, body_report<Real>* reports) {
+  auto is_face = [&](std::uint32_t e) { return reports[e].state != 0 && reports[e].c.face; };
+  // Other contacts (on the raw reports): the deepest feature's, unless a face contact or a lower
+  // entry covers it.
   for (std::uint32_t e = first; e < last; ++e) {
     body_report<Real>& r = reports[e];
-    if (r.state == 0) continue;
+    if (r.state == 0 || r.c.face) continue;
     const element<Real>& el = element_of(e);
-    bool keep = true;
-    if (r.c.face) {
-      for (std::uint32_t j = first; j < e && keep; ++j) {
-        const element<Real>& f = element_of(j);
-        if (reports[j].state != 0 && reports[j].c.face && f.boundary == el.boundary && detail::same_plane(el, r, f, reports[j])) keep = false;
-      }
-      if (keep) {  // the union of the plane's pieces
-        shape::poly::polygon_contact<Real>& c = r.c;
-        for (std::uint32_t j = e + 1; j < last; ++j) {
-          const element<Real>& f = element_of(j);
-          const body_report<Real>& o = reports[j];
-          if (o.state == 0 || !o.c.face || f.boundary != el.boundary || !detail::same_plane(el, r, f, o)) continue;
-          c.overlap = c.overlap > o.c.overlap ? c.overlap : o.c.overlap;
-          c.corner_w += o.c.corner_w;
-          c.corner_x += o.c.corner_x;
-        }
-        if (c.corner_w > Real(0)) c.point = c.corner_x * (Real(1) / c.corner_w);
-      }
-    } else {
-      bool flush = false, on_edge = false;
-      std::uint32_t id = no_feature_id;
-      detail::deep_feature(el, r.c.deep, flush, on_edge, id);
-      for (std::uint32_t j = first; j < last && keep && (flush || id != no_feature_id); ++j) {
-        if (j == e || reports[j].state == 0) continue;
-        const element<Real>& f = element_of(j);
-        if (f.boundary != el.boundary || !detail::one_contact(r.c.normal, reports[j].c.normal)) continue;
-        const bool shares = flush ? adjacent(el, f) : has_feature(f, on_edge, id);
-        if (!shares) continue;
-        if (reports[j].c.face || j < e) keep = false;  // the face's contact covers it, or a lower entry reports it
-      }
+    bool keep = true, flush = false, on_edge = false;
+    std::uint32_t id = no_feature_id;
+    detail::deep_feature(el, r.c.deep, flush, on_edge, id);
+    for (std::uint32_t j = first; j < last && keep && (flush || id != no_feature_id); ++j) {
+      if (j == e || reports[j].state == 0) continue;
+      const element<Real>& f = element_of(j);
+      if (f.boundary != el.boundary || !detail::one_contact(r.c.normal, reports[j].c.normal)) continue;
+      const bool shares = flush ? adjacent(el, f) : has_feature(f, on_edge, id);
+      if (!shares) continue;
+      if (reports[j].c.face || j < e) keep = false;  // the face's contact covers it, or a lower entry reports it
     }
     if (keep) r.state = 2;
+  }
+  // Face contacts: link the pieces of each surface (on the raw reports), the lowest index the root.
+  for (std::uint32_t e = first; e < last; ++e) reports[e].group = e;
+  for (std::uint32_t e = first; e < last; ++e) {
+    if (!is_face(e)) continue;
+    const element<Real>& el = element_of(e);
+    for (std::uint32_t j = first; j < e; ++j) {
+      if (!is_face(j) || !detail::one_surface(el, reports[e], element_of(j), reports[j])) continue;
+      const std::uint32_t a = detail::group_root(reports, e), b = detail::group_root(reports, j);
+      if (a != b) reports[a > b ? a : b].group = a < b ? a : b;
+    }
+  }
+  // The roots count, and take in their pieces in entry order: the deepest depth, the corners of
+  // every patch, and, where the pieces' normals differ (a faceted curved surface), the normals
+  // weighted by each patch's corner depths (a body on the ridge of two facets is pushed along
+  // their mean, not along one of them).
+  for (std::uint32_t e = first; e < last; ++e)
+    if (is_face(e)) reports[e].group = detail::group_root(reports, e);
+  for (std::uint32_t e = first; e < last; ++e) {
+    if (!is_face(e) || reports[e].group != e) continue;
+    reports[e].state = 2;
+    shape::poly::polygon_contact<Real>& c = reports[e].c;
+    vec3<Real> normals = c.normal * c.corner_w;
+    bool bent = false;
+    for (std::uint32_t j = e + 1; j < last; ++j) {
+      if (!is_face(j) || reports[j].group != e) continue;
+      const shape::poly::polygon_contact<Real>& o = reports[j].c;
+      c.overlap = c.overlap > o.overlap ? c.overlap : o.overlap;
+      c.corner_w += o.corner_w;
+      c.corner_x += o.corner_x;
+      normals += o.normal * o.corner_w;
+      bent = bent || o.normal.x != c.normal.x || o.normal.y != c.normal.y || o.normal.z != c.normal.z;
+    }
+    if (c.corner_w > Real(0)) c.point = c.corner_x * (Real(1) / c.corner_w);
+    const Real length = norm(normals);
+    if (bent && length > Real(0)) c.normal = normals * (Real(1) / length);
   }
 }
 
 // Pass 3: a kept contact that was not touching takes over the history of an entry of the same
 // boundary that touched last step and does not count now, next to it (sharing a corner) or a
-// piece of the same plane.
+// piece of its surface.
 template <class Real, class ElementOf, class Histories>
 DEM_HD inline void body_polygon_takeover(std::uint32_t first, std::uint32_t last, const ElementOf& element_of, const body_report<Real>* reports,
                                          Histories* history) {
@@ -168,8 +214,8 @@ DEM_HD inline void body_polygon_takeover(std::uint32_t first, std::uint32_t last
       if (j == e || reports[j].state == 2 || !(history[j].touching & 1u) || !is_flat_polygon(element_of(j))) continue;
       const element<Real>& f = element_of(j);
       if (f.boundary != el.boundary) continue;
-      const bool plane = reports[e].c.face && reports[j].state == 1 && reports[j].c.face && detail::same_plane(el, reports[e], f, reports[j]);
-      if (!plane && !adjacent(el, f)) continue;
+      const bool piece = reports[j].state == 1 && reports[j].c.face && reports[j].group == e;
+      if (!piece && !adjacent(el, f)) continue;
       history[e].slot[0] = history[j].slot[0];
       break;
     }

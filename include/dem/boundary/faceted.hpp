@@ -28,11 +28,11 @@
 namespace dem::boundary {
 
 inline constexpr std::uint32_t default_facets = 384;  // 0.94 degrees each
-// A bound on the mesh's size. It does not keep a side free of seams: neighbouring triangles of a
-// side differ by about sin(slope) pi / N in their normals, so on a shallow cone (below about 0.3
-// degrees at 384 facets) the mesh check (1e-9 in the cosine) marks their edges as seams, and the
-// rule of body_contacts.hpp merges them as one plane below about 10 degrees, or on any side with
-// more than about 2,240 facets (a known defect: docs/boundaries.md, "Known defect").
+// A bound on the mesh's size (a body meets more facets the finer they are). Neighbouring facets of
+// a side differ by only about sin(slope) pi / N in their normals (3e-5 rad for a 5 degree cone at
+// 16384 facets), so each facet of a side is a face of its own (triangle_mesh::face): the mesh
+// check never takes them for a flat patch, and the rule of body_contacts.hpp makes one contact of
+// the facets a body touches.
 inline constexpr std::uint32_t max_facets = 16384;
 
 inline void check_facet_tolerance(double tolerance) {
@@ -80,20 +80,28 @@ inline std::uint32_t append_ring(triangle_mesh& m, const vec3d& base, const vec3
   return first;
 }
 
+inline void append_triangle(triangle_mesh& m, std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t face) {
+  m.triangles.push_back({a, b, c});
+  m.face.push_back(face);
+}
+
 // The band between rings a and b (either may be a single corner). Flat (b in a's plane): two
-// triangles per facet, a_k a_k+1 b_k+1 and a_k b_k+1 b_k. Staggered (b's corners half a facet on
-// from a's): a_k a_k+1 b_k and b_k a_k+1 b_k+1, no two of them coplanar.
-inline void append_band(triangle_mesh& m, std::uint32_t a, bool a_point, std::uint32_t b, bool b_point, std::uint32_t n, bool staggered) {
+// triangles per facet, a_k a_k+1 b_k+1 and a_k b_k+1 b_k, all on `face`. Staggered (b's corners
+// half a facet on from a's): a_k a_k+1 b_k and b_k a_k+1 b_k+1, no two of them coplanar, each a
+// face of its own (face, face + 1, ...).
+inline void append_band(triangle_mesh& m, std::uint32_t a, bool a_point, std::uint32_t b, bool b_point, std::uint32_t n, bool staggered,
+                        std::uint32_t face) {
+  std::uint32_t next = face;
   for (std::uint32_t k = 0; k < n; ++k) {
     const std::uint32_t k1 = (k + 1) % n;
     const std::uint32_t a0 = a_point ? a : a + k, a1 = a_point ? a : a + k1;
     const std::uint32_t b0 = b_point ? b : b + k, b1 = b_point ? b : b + k1;
     if (staggered) {
-      if (!a_point) m.triangles.push_back({a0, a1, b0});
-      if (!b_point) m.triangles.push_back({b0, a1, b1});
+      if (!a_point) append_triangle(m, a0, a1, b0, next++);
+      if (!b_point) append_triangle(m, b0, a1, b1, next++);
     } else {
-      if (!a_point) m.triangles.push_back({a0, a1, b1});
-      if (!b_point) m.triangles.push_back({a0, b1, b0});
+      if (!a_point) append_triangle(m, a0, a1, b1, face);
+      if (!b_point) append_triangle(m, a0, b1, b0, face);
     }
   }
 }
@@ -104,7 +112,7 @@ inline void append_band(triangle_mesh& m, std::uint32_t a, bool a_point, std::ui
 // 16, then a fan. A body near the centre meets that fan (8 to 15 triangles; 12 at 384 facets), not
 // all of them.
 inline void append_fill(triangle_mesh& m, const vec3d& base, const vec3d& u, double s, std::uint32_t rim, double r, std::uint32_t n,
-                        double phase) {
+                        double phase, std::uint32_t face) {
   std::uint32_t outer = rim;
   while (n % 2 == 0 && n >= 16) {
     const double next = r * (1 - 2 * M_PI / n);
@@ -113,9 +121,9 @@ inline void append_fill(triangle_mesh& m, const vec3d& base, const vec3d& u, dou
     for (std::uint32_t k = 0; k < half; ++k) {
       const std::uint32_t i0 = inner + k, i1 = inner + (k + 1) % half;
       const std::uint32_t o0 = outer + 2 * k, o1 = outer + 2 * k + 1, o2 = outer + (2 * k + 2) % n;
-      m.triangles.push_back({i0, o0, o1});
-      m.triangles.push_back({i0, o1, i1});
-      m.triangles.push_back({i1, o1, o2});
+      append_triangle(m, i0, o0, o1, face);
+      append_triangle(m, i0, o1, i1, face);
+      append_triangle(m, i1, o1, o2, face);
     }
     outer = inner;
     n = half;
@@ -123,7 +131,7 @@ inline void append_fill(triangle_mesh& m, const vec3d& base, const vec3d& u, dou
     phase /= 2;
   }
   const std::uint32_t centre = append_ring(m, base, u, s, 0, n);
-  append_band(m, centre, true, outer, false, n, false);
+  append_band(m, centre, true, outer, false, n, false, face);
 }
 }  // namespace detail
 
@@ -132,8 +140,8 @@ inline triangle_mesh faceted_disc(const vec3d& centre, const vec3d& n, double r0
   triangle_mesh m;
   m.name = r1 > 0 ? "annulus" : "disc";
   const std::uint32_t outer = detail::append_ring(m, centre, n, 0, r0, facets);
-  if (r1 > 0) detail::append_band(m, detail::append_ring(m, centre, n, 0, r1, facets), false, outer, false, facets, false);
-  else detail::append_fill(m, centre, n, 0, outer, r0, facets, 0);
+  if (r1 > 0) detail::append_band(m, detail::append_ring(m, centre, n, 0, r1, facets), false, outer, false, facets, false, 0);
+  else detail::append_fill(m, centre, n, 0, outer, r0, facets, 0, 0);
   return m;
 }
 
@@ -143,16 +151,17 @@ inline triangle_mesh faceted_disc(const vec3d& centre, const vec3d& n, double r0
 // facet against the ring at s0, so the side is the convex hull of the two rings and no two of its
 // triangles are coplanar: every edge of it is a (slightly) convex edge of the surface, and none is
 // a seam (a seam is a flat patch's, and the polygon narrow phase looks across it as if the patch
-// went on flat, which a curved surface does not); but see max_facets for shallow cones.
+// went on flat, which a curved surface does not): each side triangle is a face of its own, however
+// shallow the cone (triangle_mesh::face).
 inline triangle_mesh faceted_frustum(const vec3d& base, const vec3d& u, double s0, double s1, double r0, double r1, bool cap0, bool cap1,
                                      std::uint32_t facets) {
   triangle_mesh m;
   m.name = r0 == r1 ? "cylinder" : "cone";
   const std::uint32_t ring0 = detail::append_ring(m, base, u, s0, r0, facets);
   const std::uint32_t ring1 = detail::append_ring(m, base, u, s1, r1, facets, 0.5);
-  detail::append_band(m, ring0, !(r0 > 0), ring1, !(r1 > 0), facets, true);
-  if (cap0 && r0 > 0) detail::append_fill(m, base, u, s0, ring0, r0, facets, 0);  // on the rim's own corners
-  if (cap1 && r1 > 0) detail::append_fill(m, base, u, s1, ring1, r1, facets, 0.5);
+  detail::append_band(m, ring0, !(r0 > 0), ring1, !(r1 > 0), facets, true, 2);  // faces 2, 3, ...
+  if (cap0 && r0 > 0) detail::append_fill(m, base, u, s0, ring0, r0, facets, 0, 0);  // on the rim's own corners
+  if (cap1 && r1 > 0) detail::append_fill(m, base, u, s1, ring1, r1, facets, 0.5, 1);
   return m;
 }
 

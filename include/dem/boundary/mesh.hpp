@@ -30,6 +30,11 @@ struct triangle_mesh {
   std::vector<vec3d> vertices;
   std::vector<std::array<std::uint32_t, 3>> triangles;
   std::string name = "mesh";  // for messages (the file it came from)
+  // Optional, one per triangle: the face of the designed surface it lies on. Triangles of
+  // different faces never join one flat patch however close their normals (faceted.hpp gives each
+  // facet of a curved side its own, so a shallow cone's side stays curved). Empty: the normals
+  // alone decide.
+  std::vector<std::uint32_t> face;
 };
 
 struct prepared_mesh {
@@ -105,6 +110,10 @@ inline prepared_mesh prepare(const triangle_mesh& m) {
   prepared_mesh p;
   p.name = m.name;
   p.vertices = m.vertices;
+  if (!m.face.empty() && m.face.size() != m.triangles.size())
+    throw std::invalid_argument(who + ": face has " + std::to_string(m.face.size()) + " entries for " + std::to_string(m.triangles.size()) +
+                                " triangles (one per triangle, or none)");
+  std::vector<std::uint32_t> face;  // of the kept triangles
   std::map<std::array<std::uint32_t, 3>, std::size_t> seen;
   for (std::size_t t = 0; t < m.triangles.size(); ++t) {
     const auto& tri = m.triangles[t];
@@ -125,6 +134,7 @@ inline prepared_mesh prepare(const triangle_mesh& m) {
       continue;
     }
     p.triangles.push_back(tri);
+    if (!m.face.empty()) face.push_back(m.face[t]);
   }
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> edge_id;
   p.edges.resize(p.triangles.size());
@@ -142,7 +152,8 @@ inline prepared_mesh prepare(const triangle_mesh& m) {
     p.open_edges += n == 1;
   }
   // Seams of flat patches (bodies without probes see the plane across them, shape/polyhedron/
-  // collide_polygon.hpp): an edge of exactly two triangles whose planes coincide (either orientation).
+  // collide_polygon.hpp): an edge of exactly two triangles whose planes coincide (either orientation)
+  // and, where the mesh names faces, of one face.
   std::vector<std::array<std::int64_t, 2>> sharing(p.edge_valence.size(), {-1, -1});
   for (std::size_t t = 0; t < p.triangles.size(); ++t)
     for (int k = 0; k < 3; ++k) {
@@ -154,6 +165,9 @@ inline prepared_mesh prepare(const triangle_mesh& m) {
     const vec3d n = cross(p.vertices[tri[1]] - p.vertices[tri[0]], p.vertices[tri[2]] - p.vertices[tri[0]]);
     return n / norm(n);
   };
+  auto coplanar = [&](std::size_t t, std::size_t o) {
+    return std::fabs(dot(unit_normal(t), unit_normal(o))) > 1 - 1e-9 && (face.empty() || face[t] == face[o]);
+  };
   p.flat_edges.assign(p.triangles.size(), 0);
   p.flat_owner.assign(p.triangles.size(), 0);
   for (std::size_t t = 0; t < p.triangles.size(); ++t)
@@ -162,7 +176,7 @@ inline prepared_mesh prepare(const triangle_mesh& m) {
       if (p.edge_valence[e] != 2) continue;
       const std::int64_t other = sharing[e][0] == static_cast<std::int64_t>(t) ? sharing[e][1] : sharing[e][0];
       if (other < 0) continue;
-      if (std::fabs(dot(unit_normal(t), unit_normal(static_cast<std::size_t>(other)))) > 1 - 1e-9) {
+      if (coplanar(t, static_cast<std::size_t>(other))) {
         p.flat_edges[t] |= std::uint8_t(1u << k);
         if (static_cast<std::int64_t>(t) < other) p.flat_owner[t] |= std::uint8_t(1u << k);
       }
@@ -174,7 +188,7 @@ inline prepared_mesh prepare(const triangle_mesh& m) {
     for (int k = 0; k < 3; ++k) {
       bool lowest = true;
       for (std::uint32_t o : around[p.triangles[t][k]])
-        if (o < t && std::fabs(dot(unit_normal(t), unit_normal(o))) > 1 - 1e-9) lowest = false;
+        if (o < t && coplanar(t, o)) lowest = false;
       if (lowest) p.flat_owner[t] |= std::uint8_t(8u << k);
     }
   return p;
