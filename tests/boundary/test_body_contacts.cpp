@@ -339,18 +339,25 @@ double rod_depth(const dem::vec3d& x, const dem::quatd& q, double zc, double R) 
 }
 }  // namespace
 
+namespace {
+// A rod along y through (0, y, zc), 6 cm long, the particles outside.
+dem::boundary::axisymmetric rod_along_y(double R, double zc) {
+  dem::boundary::axisymmetric rod;
+  rod.base = {0, -0.03, zc};
+  rod.axis = {0, 1, 0};
+  rod.length = 0.06;
+  rod.radius = R;
+  rod.inside = false;
+  return rod;
+}
+}  // namespace
+
 TEST_CASE("polyhedron on the outside of a cylinder: it rests on a horizontal rod, and slides off a frictionless one") {
   const double R = 0.02, zc = -0.02;  // the rod's top at z = 0
   auto place = [&](double mu, double x0, int segments, double& deepest, double& tilt, dem::vec3d& load) {
     cube_sim sim(config());
     const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, mu, 0.0});
-    dem::boundary::axisymmetric rod;
-    rod.base = {0, -0.03, zc};
-    rod.axis = {0, 1, 0};
-    rod.length = 0.06;
-    rod.radius = R;
-    rod.inside = false;
-    const std::uint32_t b = sim.add_cylinder(rod, m);
+    const std::uint32_t b = sim.add_cylinder(rod_along_y(R, zc), m);
     const auto cube = sim.add_shape(cube_template());
     dem::particle_set s;
     s.positions = {{x0, 0, 1.002 * h}};
@@ -389,13 +396,9 @@ TEST_CASE("polyhedron on the outside of a cylinder: it rests on a horizontal rod
   }
 }
 
-TEST_CASE("polyhedron on the outside of a cone: it rests on a gentle slope with friction, and its load is its weight") {
-  // An upright cone (apex up), 20 degrees slope; a cube laid on its side at half the base radius,
-  // turned to the slope. It touches the convex surface along the generator under it and stays.
-  const double alpha = 20 * M_PI / 180, r0 = 0.05, zb = -0.03;
-  const double L = r0 * std::tan(alpha), rho = 0.5 * r0;
-  cube_sim sim(config());
-  const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, 0.6, 0.0});
+namespace {
+// An upright cone (apex up) with the particles outside: base radius r0 at height zb, length L.
+dem::boundary::axisymmetric upright_cone(double r0, double zb, double L, bool cap_base) {
   dem::boundary::axisymmetric c;
   c.base = {0, 0, zb};
   c.axis = {0, 0, 1};
@@ -403,8 +406,19 @@ TEST_CASE("polyhedron on the outside of a cone: it rests on a gentle slope with 
   c.radius = r0;
   c.top_radius = 0;
   c.inside = false;
-  c.cap_base = true;
-  const std::uint32_t b = sim.add_cone(c, m);
+  c.cap_base = cap_base;
+  return c;
+}
+}  // namespace
+
+TEST_CASE("polyhedron on the outside of a cone: it rests on a gentle slope with friction, and its load is its weight") {
+  // An upright cone (apex up), 20 degrees slope; a cube laid on its side at half the base radius,
+  // turned to the slope. It touches the convex surface along the generator under it and stays.
+  const double alpha = 20 * M_PI / 180, r0 = 0.05, zb = -0.03;
+  const double L = r0 * std::tan(alpha), rho = 0.5 * r0;
+  cube_sim sim(config());
+  const auto m = sim.add_material({"m", 2500, 1e7, 0.3, 0.5, 0.6, 0.0});
+  const std::uint32_t b = sim.add_cone(upright_cone(r0, zb, L, true), m);
   CHECK(sim.boundary(b).kind == "cone");
   const dem::vec3d n{std::sin(alpha), 0, std::cos(alpha)};
   const dem::vec3d foot{rho, 0, zb + L * (1 - rho / r0)};
@@ -463,15 +477,7 @@ TEST_CASE("polyhedron on finely faceted curved sides: one contact however many f
     cfg.facet_tolerance = tolerance;
     const double d = settle(
         cfg,
-        [&](cube_sim& s, dem::material_id m) {
-          dem::boundary::axisymmetric rod;
-          rod.base = {0, -0.03, zc};
-          rod.axis = {0, 1, 0};
-          rod.length = 0.06;
-          rod.radius = R;
-          rod.inside = false;
-          return s.add_cylinder(rod, m);
-        },
+        [&](cube_sim& s, dem::material_id m) { return s.add_cylinder(rod_along_y(R, zc), m); },
         dem::quatd{1, 0, 0, 0}, {0, 0, h}, [&](const dem::vec3d& x, const dem::quatd& q) { return rod_depth(x, q, zc, R); }, load);
     const std::uint32_t n = tolerance > 0 ? dem::boundary::facets_around(R, tolerance, "") : dem::boundary::default_facets;
     MESSAGE("on a rod of " << n << " facets: depth " << d * 1e6 << " um, load " << load << " m g");
@@ -494,16 +500,7 @@ TEST_CASE("polyhedron on finely faceted curved sides: one contact however many f
     const dem::vec3d foot = apex + dem::vec3d{0.5 * r0, 0, -0.5 * L};
     const double d = settle(
         cfg,
-        [&](cube_sim& s, dem::material_id m) {
-          dem::boundary::axisymmetric c;
-          c.base = {0, 0, zb};
-          c.axis = {0, 0, 1};
-          c.length = L;
-          c.radius = r0;
-          c.top_radius = 0;
-          c.inside = false;
-          return s.add_cone(c, m);
-        },
+        [&](cube_sim& s, dem::material_id m) { return s.add_cone(upright_cone(r0, zb, L, false), m); },
         q0, foot + n * h,
         [&](const dem::vec3d& x, const dem::quatd&) {
           const double phi = std::atan2(x.y, x.x);
