@@ -316,7 +316,7 @@ TEST_CASE("motions: constant velocity, vibration, servo") {
   servo_state st;
   advance_servo(s, st, 10, 1e-3);
   CHECK(st.velocity == 0.01);
-  CHECK(st.travel == doctest::Approx(1e-5));
+  CHECK(st.travel == doctest::Approx(1e-5).scale(0));
   advance_servo(s, st, 101, 1e-3);
   CHECK(st.reached == 1);
   CHECK(st.velocity == 0);

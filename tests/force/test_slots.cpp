@@ -61,7 +61,7 @@ TEST_CASE("slot normal::hertz: F = 4/3 E* sqrt(R*) d^1.5, k = 2 E* a, energy int
     model<normal::hertz>{}(make(d + h6), p, h, sp);
     model<normal::hertz>{}(make(d - h6), p, h, sm);
     const double dE = (model<normal::hertz>::energy(make(d + h6), p, h, sp) - model<normal::hertz>::energy(make(d - h6), p, h, sm)) / (2 * h6);
-    CHECK(dE == doctest::Approx(s.elastic).epsilon(1e-6));
+    CHECK(dE == doctest::Approx(s.elastic).epsilon(1e-6).scale(0));
   }
   contact_state<Real> s{};
   no_history h;
@@ -87,14 +87,14 @@ TEST_CASE("slot normal::linear: F = k_n d with k_n fixed or 2 E_h R*") {
   no_history h;
   model<normal::linear>{}(make(1e-5), p, h, s);
   CHECK(s.elastic == doctest::Approx(1234.0 * 1e-5));
-  CHECK(model<normal::linear>::energy(make(1e-5), p, h, s) == doctest::Approx(0.5 * 1234.0 * 1e-10));
+  CHECK(model<normal::linear>::energy(make(1e-5), p, h, s) == doctest::Approx(0.5 * 1234.0 * 1e-10).scale(0));
 }
 
 TEST_CASE("slot normal::cohesive: pull 2 pi w R* while touching, fading linearly to zero at the range") {
   const auto mp = pair_of();
   using M = model<normal::cohesive<normal::hertz>>;
   const auto p = M::make_params(mp, hertz_setup);
-  CHECK(M::range(p) == doctest::Approx(1e-4));
+  CHECK(M::range(p) == doctest::Approx(1e-4).scale(0));
   const double R = make(0).radius_eff;
   const double f0 = 2 * M_PI * 0.05 * R;
   auto pull = [&](double d) {
@@ -103,10 +103,10 @@ TEST_CASE("slot normal::cohesive: pull 2 pi w R* while touching, fading linearly
     M{}(make(d), p, h, s);
     return s.attraction;
   };
-  CHECK(pull(1e-6) == doctest::Approx(f0));
+  CHECK(pull(1e-6) == doctest::Approx(f0).scale(0));
   CHECK(pull(0) == doctest::Approx(f0));
-  CHECK(pull(-0.5e-4) == doctest::Approx(0.5 * f0));
-  CHECK(pull(-0.25e-4) == doctest::Approx(0.75 * f0));
+  CHECK(pull(-0.5e-4) == doctest::Approx(0.5 * f0).scale(0));
+  CHECK(pull(-0.25e-4) == doctest::Approx(0.75 * f0).scale(0));
   CHECK(pull(-1e-4) == 0);
   CHECK(pull(-2e-4) == 0);
   // The potential: dE/dd = F_el - F_pull on both sides of touching, 0 at the end of the range.
@@ -121,7 +121,7 @@ TEST_CASE("slot normal::cohesive: pull 2 pi w R* while touching, fading linearly
     contact_state<Real> s{};
     no_history h;
     M{}(make(d), p, h, s);
-    CHECK((energy(d + h6) - energy(d - h6)) / (2 * h6) == doctest::Approx(s.elastic - s.attraction).epsilon(1e-5));
+    CHECK((energy(d + h6) - energy(d - h6)) / (2 * h6) == doctest::Approx(s.elastic - s.attraction).epsilon(1e-5).scale(0));
   }
   contact_state<Real> s{};
   no_history h;
@@ -173,11 +173,11 @@ TEST_CASE("slot tangential::mindlin: stick grows k_t v dt per step, slip is capp
     CHECK(s.tangential_force.x == doctest::Approx(-k_t * 1e-3 * c.dt * n).epsilon(1e-12));
     CHECK(s.tangential_force.y == 0);
   }
-  CHECK(T::energy(c, p, h, s) == doctest::Approx(0.5 * k_t * norm2(h.shear)));
+  CHECK(T::energy(c, p, h, s) == doctest::Approx(0.5 * k_t * norm2(h.shear)).scale(0));
   s.load = 1e-9;  // sliding
   T{}(c, p, h, s);
-  CHECK(s.tangential_force.x == doctest::Approx(-0.5e-9));
-  CHECK(h.shear.x == doctest::Approx(0.5e-9 / k_t));  // spring shortened to the cap
+  CHECK(s.tangential_force.x == doctest::Approx(-0.5e-9).scale(0));
+  CHECK(h.shear.x == doctest::Approx(0.5e-9 / k_t).scale(0));  // spring shortened to the cap
 }
 
 TEST_CASE("slot tangential::mindlin_incremental: Mindlin-Deresiewicz loading, Thornton's unloading, a force that turns with the pair") {
@@ -203,7 +203,7 @@ TEST_CASE("slot tangential::mindlin_incremental: Mindlin-Deresiewicz loading, Th
   const double f1 = -k_t(d1) * 1e-3 * c.dt * 10;
   CHECK(s.tangential_force.x == doctest::Approx(f1).epsilon(1e-12));
   CHECK(ss.tangential_force.x == doctest::Approx(f1).epsilon(1e-12));
-  CHECK(T::energy(c, p, h, s) == doctest::Approx(0.5 * f1 * f1 / k_t(d1)).epsilon(1e-12));
+  CHECK(T::energy(c, p, h, s) == doctest::Approx(0.5 * f1 * f1 / k_t(d1)).epsilon(1e-12).scale(0));
   // The normal load rises (overlap x4, k_t x2) with no tangential motion: Mindlin-Deresiewicz adds
   // no tangential force; the total form doubles it.
   c.v_t = {0, 0, 0};
@@ -286,7 +286,7 @@ TEST_CASE("slot tangential::linear: k_t = ratio k_n, damping from the damping sl
   T{}(c, p, h, s);
   const double k_t = 2.0 / 7.0 * 1000, c_t = 0.3 * std::sqrt(k_t * c.mass_eff);
   CHECK(s.tangential_stiffness == doctest::Approx(k_t));
-  CHECK(s.tangential_force.y == doctest::Approx(-k_t * 2e-3 * c.dt - c_t * 2e-3));
+  CHECK(s.tangential_force.y == doctest::Approx(-k_t * 2e-3 * c.dt - c_t * 2e-3).scale(0));
 }
 
 TEST_CASE("slot rolling::constant_torque: |M| = mu_r R* F_n against the rolling rate, viscous near rest at the contact's own rate") {
@@ -311,7 +311,7 @@ TEST_CASE("slot rolling::constant_torque: |M| = mu_r R* F_n against the rolling 
     s2.load = 2.0;
     s2.stiffness = 1e4;
     R{}(c, p, h, s2);
-    CHECK(s2.couple.y == doctest::Approx(-1e-6 * c.inertia_eff * std::sqrt(1e4 / c.mass_eff)));
+    CHECK(s2.couple.y == doctest::Approx(-1e-6 * c.inertia_eff * std::sqrt(1e4 / c.mass_eff)).scale(0));
   }
   // Where the two meet: w_0 = mu_r R* F_n / C_r.
   const double w0 = 0.2 * c.radius_eff * 2.0 / (c.inertia_eff * std::sqrt(1e4 / c.mass_eff));
@@ -321,7 +321,7 @@ TEST_CASE("slot rolling::constant_torque: |M| = mu_r R* F_n against the rolling 
     s3.load = 2.0;
     s3.stiffness = 1e4;
     R{}(c, p, h, s3);
-    CHECK(s3.couple.y == doctest::Approx(-0.2 * c.radius_eff * 2.0 * std::min(f, 1.0)));
+    CHECK(s3.couple.y == doctest::Approx(-0.2 * c.radius_eff * 2.0 * std::min(f, 1.0)).scale(0));
   }
 }
 
@@ -345,11 +345,11 @@ TEST_CASE("slot rolling::epsd: spring k_r = 2.25 k_n mu_r^2 R*^2 up to mu_r R* F
     R{}(c, p, h, s);
     const double spring = k_r * w * c.dt * (n + 1);
     if (spring < cap * 0.999) {
-      CHECK(h.torque.x == doctest::Approx(-spring).epsilon(1e-9));
+      CHECK(h.torque.x == doctest::Approx(-spring).epsilon(1e-9).scale(0));
       CHECK(s.couple.x == doctest::Approx(-spring - c_r * w).epsilon(1e-9));
     } else if (spring > cap * 1.001) {
-      CHECK(h.torque.x == doctest::Approx(-cap));
-      CHECK(s.couple.x == doctest::Approx(-cap));  // fully mobilised: no viscous part
+      CHECK(h.torque.x == doctest::Approx(-cap).scale(0));
+      CHECK(s.couple.x == doctest::Approx(-cap).scale(0));  // fully mobilised: no viscous part
       break;
     }
   }
@@ -360,7 +360,7 @@ TEST_CASE("slot rolling::epsd: spring k_r = 2.25 k_n mu_r^2 R*^2 up to mu_r R* F
   c.omega_rel = {-w, 0, 0};
   s.couple = {0, 0, 0};
   R{}(c, p, h, s);
-  CHECK(h.torque.x == doctest::Approx(-cap + k_r * w * c.dt));
+  CHECK(h.torque.x == doctest::Approx(-cap + k_r * w * c.dt).scale(0));
 }
 
 TEST_CASE("slot twisting::marshall: k_tw = k_t a^2 / 2 on the twist angle, capped at 2/3 a mu F_n") {
@@ -380,12 +380,12 @@ TEST_CASE("slot twisting::marshall: k_tw = k_t a^2 / 2 on the twist angle, cappe
   for (int n = 1; n <= 5; ++n) {
     s.couple = {0, 0, 0};
     W{}(c, p, h, s);
-    CHECK(s.couple.z == doctest::Approx(-k * spin * c.dt * n));
+    CHECK(s.couple.z == doctest::Approx(-k * spin * c.dt * n).scale(0));
   }
   c.dt = 1e3;  // a huge twist: slipping at the cap
   s.couple = {0, 0, 0};
   W{}(c, p, h, s);
-  CHECK(s.couple.z == doctest::Approx(-cap));
+  CHECK(s.couple.z == doctest::Approx(-cap).scale(0));
 }
 
 TEST_CASE("composition: slots in order, empty histories take no space, built-ins are compositions") {

@@ -7,8 +7,9 @@
 //   - for contacts on a polygon's face: one contact per surface. Face contacts of one boundary
 //     are pieces of one surface when their normals are within 10 degrees and their triangles share
 //     an edge or lie on one plane (the same normal and offset, both ways); the pieces linked so,
-//     directly or through others, are one contact (a union-find, so the grouping does not depend
-//     on the order of the entries). It is kept by the group's lowest-indexed entry, with the
+//     directly or through others, are one contact (a union-find in entry order; two groups join
+//     only while their lowest entries' normals are within 10 degrees too, so no group bends round
+//     a funnel or a ring). It is kept by the group's lowest-indexed entry, with the
 //     deepest piece's depth and the depth-weighted corners and normals of all the pieces' patches.
 //     A body on a flat mesh of any number of triangles gets the plane's contact; one on a finely
 //     faceted convex surface (a rod, a shallow cone) gets one contact however many facets it
@@ -164,14 +165,18 @@ DEM_HD inline void body_polygon_rule(std::uint32_t first, std::uint32_t last, co
     if (keep) r.state = 2;
   }
   // Face contacts: link the pieces of each surface (on the raw reports), the lowest index the root.
+  // Two groups join only while their roots' normals are within 10 degrees too, so a chain of
+  // neighbours (a body seated in a finely faceted funnel or ring) cannot bend a group round: every
+  // piece stays within 20 degrees of its root.
   for (std::uint32_t e = first; e < last; ++e) reports[e].group = e;
   for (std::uint32_t e = first; e < last; ++e) {
     if (!is_face(e)) continue;
     const element<Real>& el = element_of(e);
     for (std::uint32_t j = first; j < e; ++j) {
-      if (!is_face(j) || !detail::one_surface(el, reports[e], element_of(j), reports[j])) continue;
+      if (!is_face(j)) continue;
       const std::uint32_t a = detail::group_root(reports, e), b = detail::group_root(reports, j);
-      if (a != b) reports[a > b ? a : b].group = a < b ? a : b;
+      if (a == b || !detail::one_contact(reports[a].c.normal, reports[b].c.normal)) continue;
+      if (detail::one_surface(el, reports[e], element_of(j), reports[j])) reports[a > b ? a : b].group = a < b ? a : b;
     }
   }
   // The roots count, and take in their pieces in entry order: the deepest depth, the corners of
@@ -193,7 +198,7 @@ DEM_HD inline void body_polygon_rule(std::uint32_t first, std::uint32_t last, co
       c.corner_w += o.corner_w;
       c.corner_x += o.corner_x;
       normals += o.normal * o.corner_w;
-      bent = bent || o.normal.x != c.normal.x || o.normal.y != c.normal.y || o.normal.z != c.normal.z;
+      bent = bent || !detail::same_direction(o.normal, c.normal);  // not pieces of one plane
     }
     if (c.corner_w > Real(0)) c.point = c.corner_x * (Real(1) / c.corner_w);
     const Real length = norm(normals);

@@ -33,7 +33,8 @@ struct triangle_mesh {
   // Optional, one per triangle: the face of the designed surface it lies on. Triangles of
   // different faces never join one flat patch however close their normals (faceted.hpp gives each
   // facet of a curved side its own, so a shallow cone's side stays curved). Empty: the normals
-  // alone decide.
+  // alone decide. Code that appends triangles to a mesh with faces must name theirs (append_box
+  // does); prepare refuses a list of the wrong length.
   std::vector<std::uint32_t> face;
 };
 
@@ -77,9 +78,13 @@ inline void append_box(triangle_mesh& m, const vec3d& c, const vec3d (&u)[3], co
   for (int k = 0; k < 8; ++k)
     m.vertices.push_back(c + u[0] * ((k & 1) ? h.x : -h.x) + u[1] * ((k & 2) ? h.y : -h.y) + u[2] * ((k & 4) ? h.z : -h.z));
   const std::uint32_t q[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+  // Where m names faces (triangle_mesh::face), each side of the box is a new one.
+  std::uint32_t next_face = m.face.empty() ? 0 : *std::max_element(m.face.begin(), m.face.end()) + 1;
+  const bool named = !m.face.empty();
   for (const auto& f : q) {  // the first two triangles: the face at -h.z along u[2] (an axis-aligned box's floor)
     m.triangles.push_back({base + f[0], base + f[1], base + f[2]});
     m.triangles.push_back({base + f[0], base + f[2], base + f[3]});
+    if (named) m.face.insert(m.face.end(), 2, next_face++);
   }
 }
 
