@@ -8,9 +8,12 @@
 //     are pieces of one surface when their normals are within 10 degrees and their triangles share
 //     an edge or lie on one plane (the same normal and offset, both ways); the pieces linked so,
 //     directly or through others, are one contact (a union-find in entry order; two groups join
-//     only while their lowest entries' normals are within 10 degrees too, so no group bends round
-//     a funnel or a ring). It is kept by the group's lowest-indexed entry, with the
-//     deepest piece's depth and the depth-weighted corners and normals of all the pieces' patches.
+//     only while their lowest entries' normals are within 10 degrees too). On a mesh numbered
+//     along its surface (faceted.hpp's are) a group's pieces stay within 10 degrees of its first,
+//     so no group bends round a funnel or a ring; on a mesh numbered at random, merges of groups
+//     can chain further (a known limit, docs/boundaries.md). It is kept by the group's
+//     lowest-indexed entry, with the deepest piece's depth and the depth-weighted corners of all
+//     the pieces' patches, and their normals so weighted where they differ beyond the plane test.
 //     A body on a flat mesh of any number of triangles gets the plane's contact; one on a finely
 //     faceted convex surface (a rod, a shallow cone) gets one contact however many facets it
 //     touches; one hanging over a convex edge gets only the part of its face that is supported.
@@ -166,8 +169,8 @@ DEM_HD inline void body_polygon_rule(std::uint32_t first, std::uint32_t last, co
   }
   // Face contacts: link the pieces of each surface (on the raw reports), the lowest index the root.
   // Two groups join only while their roots' normals are within 10 degrees too, so a chain of
-  // neighbours (a body seated in a finely faceted funnel or ring) cannot bend a group round: every
-  // piece stays within 20 degrees of its root.
+  // neighbours numbered along the surface (a body seated in a finely faceted funnel or ring)
+  // cannot bend a group round; merges of groups numbered at random can chain further.
   for (std::uint32_t e = first; e < last; ++e) reports[e].group = e;
   for (std::uint32_t e = first; e < last; ++e) {
     if (!is_face(e)) continue;
