@@ -107,10 +107,7 @@ DEM_HD inline bool same_plane(const element<Real>& e, const body_report<Real>& r
 // edge, not only a corner: the facets of a cone's side all meet at its apex.
 template <class Real>
 DEM_HD inline bool one_surface(const element<Real>& e, const body_report<Real>& re, const element<Real>& f, const body_report<Real>& rf) {
-  if (f.boundary != e.boundary || !one_contact(re.c.normal, rf.c.normal)) return false;
-  for (int k = 0; k < 3; ++k)
-    if (has_feature(f, true, e.edge[k])) return true;
-  return same_plane(e, re, f, rf);
+  return f.boundary == e.boundary && one_contact(re.c.normal, rf.c.normal) && (shares_edge(e, f) || same_plane(e, re, f, rf));
 }
 
 // The root of e's group (path halving).

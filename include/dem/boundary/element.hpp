@@ -248,12 +248,20 @@ DEM_HD inline bool has_feature(const element<Real>& e, bool edge, std::uint32_t 
   return id != no_feature_id && (ids[0] == id || ids[1] == id || ids[2] == id);
 }
 
+// Whether two elements share an edge.
+template <class Real>
+DEM_HD inline bool shares_edge(const element<Real>& e, const element<Real>& f) {
+  for (int k = 0; k < 3; ++k)
+    if (has_feature(f, true, e.edge[k])) return true;
+  return false;
+}
+
 // Whether two elements share an edge or a vertex (history moves between such neighbours).
 template <class Real>
 DEM_HD inline bool adjacent(const element<Real>& e, const element<Real>& f) {
   for (int k = 0; k < 3; ++k)
-    if (has_feature(f, false, e.vertex[k]) || has_feature(f, true, e.edge[k])) return true;
-  return false;
+    if (has_feature(f, false, e.vertex[k])) return true;
+  return shares_edge(e, f);
 }
 
 }  // namespace dem::boundary

@@ -165,13 +165,15 @@ inline prepared_mesh prepare(const triangle_mesh& m) {
       auto& s2 = sharing[p.edges[t][k]];
       (s2[0] < 0 ? s2[0] : s2[1]) = static_cast<std::int64_t>(t);
     }
-  auto unit_normal = [&](std::size_t t) {
+  std::vector<vec3d> normal(p.triangles.size());  // unit, once per triangle
+  for (std::size_t t = 0; t < p.triangles.size(); ++t) {
     const auto& tri = p.triangles[t];
     const vec3d n = cross(p.vertices[tri[1]] - p.vertices[tri[0]], p.vertices[tri[2]] - p.vertices[tri[0]]);
-    return n / norm(n);
-  };
+    normal[t] = n / norm(n);
+  }
+  // The face test first: around a cone's apex every side triangle meets every other.
   auto coplanar = [&](std::size_t t, std::size_t o) {
-    return std::fabs(dot(unit_normal(t), unit_normal(o))) > 1 - 1e-9 && (face.empty() || face[t] == face[o]);
+    return (face.empty() || face[t] == face[o]) && std::fabs(dot(normal[t], normal[o])) > 1 - 1e-9;
   };
   p.flat_edges.assign(p.triangles.size(), 0);
   p.flat_owner.assign(p.triangles.size(), 0);
