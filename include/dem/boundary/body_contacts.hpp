@@ -8,10 +8,9 @@
 //     are pieces of one surface when their normals are within 10 degrees and their triangles share
 //     an edge or lie on one plane (the same normal and offset, both ways); the pieces linked so,
 //     directly or through others, are one contact (a union-find in entry order; two groups join
-//     only while their lowest entries' normals are within 10 degrees too). On a mesh numbered
-//     along its surface (faceted.hpp's are) a group's pieces stay within 10 degrees of its first,
-//     so no group bends round a funnel or a ring; on a mesh numbered at random, merges of groups
-//     can chain further (a known limit, docs/boundaries.md). It is kept by the group's
+//     only while every piece of one is within 10 degrees of every piece of the other, so that no
+//     group bends round a funnel or a ring, whatever order the mesh numbers its triangles in). It
+//     is kept by the group's
 //     lowest-indexed entry, with the deepest piece's depth and the depth-weighted corners of all
 //     the pieces' patches, and their normals so weighted where they differ beyond the plane test.
 //     A body on a flat mesh of any number of triangles gets the plane's contact; one on a finely
@@ -45,7 +44,9 @@ struct body_report {
   shape::poly::polygon_contact<Real> c;
   std::uint32_t state;  // 0: no polygon contact; 1: a contact; 2: a contact that counts
   std::uint32_t group;  // face contacts, after pass 2: the entry that holds their surface's contact
+  std::uint32_t next;   // pass 2: the next piece of its group (a list from the root), or no_piece
 };
+inline constexpr std::uint32_t no_piece = 0xFFFFFFFFu;
 
 template <class Real>
 DEM_HD inline bool is_flat_polygon(const element<Real>& e) {
@@ -165,18 +166,30 @@ DEM_HD inline void body_polygon_rule(std::uint32_t first, std::uint32_t last, co
     if (keep) r.state = 2;
   }
   // Face contacts: link the pieces of each surface (on the raw reports), the lowest index the root.
-  // Two groups join only while their roots' normals are within 10 degrees too, so a chain of
-  // neighbours numbered along the surface (a body seated in a finely faceted funnel or ring)
-  // cannot bend a group round; merges of groups numbered at random can chain further.
-  for (std::uint32_t e = first; e < last; ++e) reports[e].group = e;
+  // Two groups join only while every piece of one is within 10 degrees of every piece of the other
+  // (their lists of pieces compared), so that a chain of neighbours (a body seated in a finely
+  // faceted funnel or ring) cannot bend a group round, in whatever order the mesh numbers its
+  // triangles; groups only grow, so two that stay apart could not be one.
+  for (std::uint32_t e = first; e < last; ++e) {
+    reports[e].group = e;
+    reports[e].next = no_piece;
+  }
   for (std::uint32_t e = first; e < last; ++e) {
     if (!is_face(e)) continue;
     const element<Real>& el = element_of(e);
     for (std::uint32_t j = first; j < e; ++j) {
       if (!is_face(j)) continue;
       const std::uint32_t a = detail::group_root(reports, e), b = detail::group_root(reports, j);
-      if (a == b || !detail::one_contact(reports[a].c.normal, reports[b].c.normal)) continue;
-      if (detail::one_surface(el, reports[e], element_of(j), reports[j])) reports[a > b ? a : b].group = a < b ? a : b;
+      if (a == b || !detail::one_surface(el, reports[e], element_of(j), reports[j])) continue;
+      bool close = true;
+      for (std::uint32_t p = a; p != no_piece && close; p = reports[p].next)
+        for (std::uint32_t q = b; q != no_piece && close; q = reports[q].next) close = detail::one_contact(reports[p].c.normal, reports[q].c.normal);
+      if (!close) continue;
+      const std::uint32_t root = a < b ? a : b, other = a < b ? b : a;
+      reports[other].group = root;
+      std::uint32_t tail = root;
+      while (reports[tail].next != no_piece) tail = reports[tail].next;
+      reports[tail].next = other;
     }
   }
   // The roots count, and take in their pieces in entry order: the deepest depth, the corners of
