@@ -84,6 +84,7 @@ TEST_CASE("mesh floors act as the plane they tile: resting, sliding and rolling 
   // Along the diagonal x = y: on the seams of every square and through vertices; and across edges
   // at arbitrary points.
   for (const vec3d dir : {vec3d{1, 1, 0} / std::sqrt(2.0), vec3d{1, 0.3, 0} / std::sqrt(1.09)}) {
+    if (sanitized && dir.y != dir.x) continue;  // under the sanitizers: the diagonal, through the vertices, only
     const vec3d start{-0.01, -0.01 * dir.y / dir.x, 0};
     const int steps = 20000;  // 40 ms: sliding for 2 v0 / (7 mu g) = 36 ms, then rolling
     const track plane = slide(0, start, dir * 0.5, steps, 0.02);
@@ -263,8 +264,9 @@ TEST_CASE("a sphere in a rotating drum rolls without slip at omega_drum R / r") 
   s.advance(0.05);  // the slip phase is over within a few ms
   // Averages over exactly three periods of the rocking (a rolling pendulum in the drum:
   // T = 2 pi sqrt((R - r)(1 + 2/5) / g)): over a fraction of a period the rocking biases them.
+  // (Under the sanitizers one period.)
   const double period = 2 * M_PI * std::sqrt((R - r) * 1.4 / 9.81);
-  const int samples = static_cast<int>(std::lround(3 * period / (100 * cfg.dt)));
+  const int samples = static_cast<int>(std::lround((sanitized ? 1 : 3) * period / (100 * cfg.dt)));
   double worst_slip = 0, angle_sum = 0, power_sum = 0;
   for (int k = 0; k < samples; ++k) {
     s.step(100);
@@ -403,7 +405,7 @@ TEST_CASE("boundary readouts are the same bits for 1 and 2 threads") {
     dem::particle_set set = dem::sample::cubic_lattice({{-0.012, -0.009, -0.013}, {0.012, 0.009, -0.002}}, o);
     set.velocities.assign(set.size(), vec3d{0, 0, -0.5});
     s.add_particles(set, mat);
-    s.step(sanitized ? 4000 : 12000);  // fewer under the sanitizers: the charge has landed on the drum by then
+    s.step(sanitized ? 3000 : 12000);  // fewer under the sanitizers: its lowest layer has landed on the drum by then
     std::vector<double> out;
     for (std::uint32_t k : {b, lifter}) {
       const bd::load l = s.boundary_load(k, {0, 0, 0});

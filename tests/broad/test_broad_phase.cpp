@@ -263,7 +263,7 @@ run_result polydisperse_run(std::uint32_t levels, std::uint32_t max_overrun) {
   run_result r;
   const auto radii = sim.radii();
   // Sanitized: half the run, the brute-force check a third as often (it is quadratic).
-  const int steps = sanitized ? 300 : 600, every = sanitized ? 30 : 10;
+  const int steps = sanitized ? 300 : 600, every = sanitized ? 100 : 10;
   for (int step = 0; step < steps; ++step) {
     sim.step();
     if (step % every) continue;

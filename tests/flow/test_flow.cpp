@@ -237,21 +237,24 @@ TEST_CASE("storage: a feed that drains holds only what is in the domain; mass is
   const auto in = s.add_inlet(feed);
   const auto out = s.add_outlet(dem::inspect::half_space{{0, 0, -0.03}, {0, 0, -1}}, "sink");
   std::uint32_t most = 0;
-  for (int k = 0; k < 15; ++k) {
+  const int rounds = sanitized ? 8 : 15;  // of 10 ms, 200 particles each (under the sanitizers fewer)
+  for (int k = 0; k < rounds; ++k) {
     s.advance(0.01);
     most = std::max(most, s.num_stored());
     const auto inside = dem::inspect::particles(s);
     CHECK(inside.count == s.num_active());
     CHECK(std::abs(inside.mass + s.outlet(out).mass - s.inlet(in).mass) < 1e-12 * s.inlet(in).mass);
   }
-  // 3000 inserted, each inside for about 0.04 s: about 800 at a time are stored, not 3000.
-  CHECK(s.num_particles() == 3000);
-  CHECK(s.outlet(out).count > 1800);
+  // 3000 inserted (1600 under the sanitizers), each inside for about 0.04 s: about 800 at a time
+  // are stored, not 3000.
+  const std::uint32_t inserted = 200 * rounds;
+  CHECK(s.num_particles() == inserted);
+  CHECK(s.outlet(out).count > inserted - 1200);
   CHECK(most < 1200);
   // Ids keep counting: the next batch gets ids after every one issued.
   s.advance(0.01);
   CHECK(s.inlet(in).last_id == s.num_particles() - 1);
-  CHECK(s.num_particles() == 3200);
+  CHECK(s.num_particles() == inserted + 200);
 }
 
 TEST_CASE("storage: compaction disturbs nothing: a bed beside particles that leave runs bit for bit as the bed alone") {
@@ -283,7 +286,7 @@ TEST_CASE("storage: compaction disturbs nothing: a bed beside particles that lea
   }
   beside.add_particles(q, 0);
   beside.add_outlet(dem::inspect::box{{0.01, -0.05, -0.1}, {0.05, 0.05, -0.016}}, "drain");
-  for (int k = 0; k < 6; ++k) {
+  for (int k = 0; k < (sanitized ? 4 : 6); ++k) {  // under the sanitizers 80 ms: the strays and the column are gone, the bed landing
     alone.advance(0.02);
     beside.advance(0.02);
     const auto a = alone.positions(), b = beside.positions();
@@ -296,7 +299,7 @@ TEST_CASE("storage: compaction disturbs nothing: a bed beside particles that lea
   }
   CHECK(beside.num_removed() + beside.num_lost() == 60 + alone.num_lost());  // the bed may lose a few over its edge, in both runs
   CHECK(beside.num_stored() == alone.num_stored());
-  CHECK(alone.num_touching_pairs() > 20);  // the bed is in contact, with the floor and within
+  CHECK(alone.num_touching_pairs() > (sanitized ? 5u : 20u));  // the bed is in contact, with the floor and within (12 at 80 ms)
 }
 
 TEST_CASE("inlet and outlet: bad input, and a rate that cannot be met, are refused by name") {
