@@ -7,12 +7,12 @@
 //   - for contacts on a polygon's face: one contact per surface. Face contacts of one boundary
 //     are pieces of one surface when their normals are within 10 degrees and their triangles share
 //     an edge or lie on one plane (the same normal and offset, both ways); the pieces linked so,
-//     directly or through others, are one contact (a union-find in entry order; two groups join
-//     only while every piece of one is within 10 degrees of every piece of the other, so that no
-//     group bends round a funnel or a ring, whatever order the mesh numbers its triangles in). It
-//     is kept by the group's
-//     lowest-indexed entry, with the deepest piece's depth and the depth-weighted corners of all
-//     the pieces' patches, and their normals so weighted where they differ beyond the plane test.
+//     directly or through others, are one contact, within 10 degrees of each other (a union-find
+//     in entry order; two groups join only while every piece of one is within 10 degrees of every
+//     piece of the other, so that no group bends round a funnel or a ring, whatever order the mesh
+//     numbers its triangles in). It is kept by the group's lowest-indexed entry, with the deepest
+//     piece's depth and the depth-weighted corners of all the pieces' patches, and their normals
+//     so weighted where they differ beyond the plane test.
 //     A body on a flat mesh of any number of triangles gets the plane's contact; one on a finely
 //     faceted convex surface (a rod, a shallow cone) gets one contact however many facets it
 //     touches; one hanging over a convex edge gets only the part of its face that is supported.
@@ -177,14 +177,20 @@ DEM_HD inline void body_polygon_rule(std::uint32_t first, std::uint32_t last, co
   for (std::uint32_t e = first; e < last; ++e) {
     if (!is_face(e)) continue;
     const element<Real>& el = element_of(e);
+    // The group that last failed to join e's: it fails again for as long as this loop runs (only
+    // e's group grows here, and a pair of pieces too far apart stays in the two).
+    std::uint32_t refused = no_piece;
     for (std::uint32_t j = first; j < e; ++j) {
       if (!is_face(j)) continue;
       const std::uint32_t a = detail::group_root(reports, e), b = detail::group_root(reports, j);
-      if (a == b || !detail::one_surface(el, reports[e], element_of(j), reports[j])) continue;
+      if (a == b || b == refused || !detail::one_surface(el, reports[e], element_of(j), reports[j])) continue;
       bool close = true;
       for (std::uint32_t p = a; p != no_piece && close; p = reports[p].next)
         for (std::uint32_t q = b; q != no_piece && close; q = reports[q].next) close = detail::one_contact(reports[p].c.normal, reports[q].c.normal);
-      if (!close) continue;
+      if (!close) {
+        refused = b;
+        continue;
+      }
       const std::uint32_t root = a < b ? a : b, other = a < b ? b : a;
       reports[other].group = root;
       std::uint32_t tail = root;
