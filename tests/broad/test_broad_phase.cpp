@@ -138,7 +138,7 @@ TEST_CASE_TEMPLATE("multi-level grid: radius ratios of 10 and 30 list the brute-
   for (const band b : {band{3e-4, 3e-3, 2e-4, 5}, band{1e-4, 3e-3, 1e-4, 6}, band{3e-4, 3e-3, 1e-3, 0}}) {
     CAPTURE(b.rmin);
     CAPTURE(b.margin);
-    const dem::particle_set set = random_set(2500, domain, b.rmin, b.rmax, 11);
+    const dem::particle_set set = random_set(sanitized ? 1200 : 2500, domain, b.rmin, b.rmax, 11);  // the brute force is quadratic
     CHECK(check_against_brute_force<Precision>(set, domain, b.margin, 1) == 1);
     const int levels = check_against_brute_force<Precision>(set, domain, b.margin);
     if (b.levels) CHECK(levels == b.levels);
@@ -154,8 +154,9 @@ TEST_CASE_TEMPLATE("multi-level grid: two sizes, searched from the small side an
   // many large: the small search the large ones' cells. Each way lists the brute-force pairs.
   for (const bool few_large : {true, false}) {
     CAPTURE(few_large);
-    dem::particle_set s = random_set(few_large ? 60 : 3000, domain, 2e-3, 2e-3, 21);
-    const dem::particle_set small = random_set(few_large ? 8000 : 60, domain, 2e-4, 2e-4, 22);
+    // (Under the sanitizers half as many: the brute force is quadratic.)
+    dem::particle_set s = random_set(few_large ? 60 : (sanitized ? 1500 : 3000), domain, 2e-3, 2e-3, 21);
+    const dem::particle_set small = random_set(few_large ? (sanitized ? 4000 : 8000) : 60, domain, 2e-4, 2e-4, 22);
     s.positions.insert(s.positions.end(), small.positions.begin(), small.positions.end());
     s.radii.insert(s.radii.end(), small.radii.begin(), small.radii.end());
     dem::broad::grid g;

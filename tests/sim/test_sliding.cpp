@@ -52,7 +52,7 @@ TEST_CASE_TEMPLATE("rolling resistance: a rolling sphere slows down and stops", 
   const double decel = 0.1 * 9.81 * 5.0 / 7.0;
   sim.advance(0.05);
   CHECK(sim.velocities()[0].x == doctest::Approx(0.1 - decel * 0.05).epsilon(0.03).scale(0));
-  sim.advance(0.5);
+  sim.advance(sanitized ? 0.15 : 0.5);  // it stops at 0.143 s (under the sanitizers: checked 57 ms later)
   CHECK(std::abs(sim.velocities()[0].x) < 1e-4);
   CHECK(std::abs(sim.angular_velocities()[0].y) * r < 1e-4);
 }
