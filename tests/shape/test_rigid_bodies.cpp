@@ -76,7 +76,7 @@ TEST_CASE("polyhedron: a cube balanced on an edge tips over towards its centre o
     // Below 45 degrees the centre of mass is on the side of the smaller angle: back to 0; above, on to 90.
     const double expected = tilt_deg < 45 ? 0.0 : M_PI / 2;
     MESSAGE("after " << sim.time() << " s: " << a * 180 / M_PI << " degrees");
-    if (sanitized) {  // 0.12 s, on its way: turned more than half-way from the start towards its rest
+    if (sanitized) {  // 80 ms, on its way: turned more than half-way from the start towards its rest
       CHECK(std::abs(a - expected) < 0.5 * std::abs(tilt - expected));
       continue;
     }
