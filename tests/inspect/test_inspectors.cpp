@@ -10,6 +10,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/scenarios.hpp"
@@ -328,23 +329,38 @@ TEST_CASE("contact inspectors in single precision: the sums against the network 
   sim_t<dem::force::hertz_mindlin, dem::precision::single> s(c);
   const auto m = s.add_material({"a", 2500, 1e8, 0.3, 0.5, 0.5, 0.0});
   const int n = 12;  // 1,728 particles, 4,752 contacts: several chunks of pairs
-  const double r = 1e-3;
+  const double r = 1e-3, a = 2 * r - 2e-6;
   s.add_particles(pressed_cubic_lattice(n, r, 2e-6), m);
   s.step(1);
-  const auto cs = inspect::contacts(s);
   const auto net = inspect::network(s);
   REQUIRE(net.size() == std::size_t(3 * n * n * (n - 1)));
-  double moment[9] = {}, fabric[9] = {};
-  for (std::size_t k = 0; k < net.size(); ++k) {
-    const vec3d l = net.centre_b[k] - net.centre_a[k], f = net.normal_force[k] + net.tangential_force[k];
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) moment[3 * i + j] += l[i] * f[j], fabric[3 * i + j] += 2 * l[i] * l[j] / norm2(l);
-  }
-  CHECK(cs.contact_ends == 2 * net.size());
-  const double scale = std::max({std::abs(moment[0]), std::abs(moment[4]), std::abs(moment[8])});
-  for (int k = 0; k < 9; ++k) {
-    CHECK(std::abs(cs.force_moment[k] - moment[k]) <= 1e-5 * scale);
-    CHECK(cs.fabric[k] == doctest::Approx(fabric[k] / (2.0 * net.size())).epsilon(1e-5).scale(1));
+  // Four selections, three host loops: every particle (the pair pass without flags), the lower
+  // half (the pair pass weighing each contact by its selected ends), and the lower or the upper two
+  // layers, 1/6 of the particles (the walk over their incident entries, which sums a contact from
+  // its A end where A is selected: across the lower cut A is mostly inside, across the upper one
+  // mostly outside).
+  const std::pair<int, int> selections[] = {{0, n}, {0, n / 2}, {0, 2}, {n - 2, n}};
+  for (const auto& [first, last] : selections) {
+    const int layers = last - first;
+    CAPTURE(first);
+    CAPTURE(last);
+    const inspect::box cut{{-2 * r, -2 * r, (first - 0.5) * a}, {n * a + 2 * r, n * a + 2 * r, (last - 0.5) * a}};
+    const auto cs = layers == n ? inspect::contacts(s) : inspect::contacts(s, cut);
+    double moment[9] = {}, fabric[9] = {}, ends = 0;
+    for (std::size_t k = 0; k < net.size(); ++k) {
+      const double w = double(cut.contains(net.centre_a[k])) + double(cut.contains(net.centre_b[k]));
+      const vec3d l = net.centre_b[k] - net.centre_a[k], f = net.normal_force[k] + net.tangential_force[k];
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) moment[3 * i + j] += 0.5 * w * l[i] * f[j], fabric[3 * i + j] += w * l[i] * l[j] / norm2(l);
+      ends += w;
+    }
+    CHECK(cs.particles == std::uint64_t(layers * n * n));
+    CHECK(cs.contact_ends == std::uint64_t(ends));
+    const double scale = std::max({std::abs(moment[0]), std::abs(moment[4]), std::abs(moment[8])});
+    for (int k = 0; k < 9; ++k) {
+      CHECK(std::abs(cs.force_moment[k] - moment[k]) <= 1e-5 * scale);
+      CHECK(cs.fabric[k] == doctest::Approx(fabric[k] / ends).epsilon(1e-5).scale(1));
+    }
   }
 }
 

@@ -78,6 +78,8 @@ struct access {
       // over the selected particles' incident entries (measured: docs/performance.md, "Inspectors").
       // The last argument of transform_reduce is the fold's identity, not a start value.
       const auto identity = detail::contact_accumulator::identity();
+      // Every particle selected (all of them active): the pair pass weighs each contact 2 and reads no flags.
+      const bool everyone = a.sum[detail::c_particles] == double(s.num_particles_);
       const bool listed = s.num_contacts_ > 0 && s.incident_offset_.size() == std::size_t(s.num_particles_) + 1;
       if (listed && 4 * a.sum[detail::c_particles] < double(s.num_particles_))
         a = detail::fold_contacts{}(
@@ -89,7 +91,7 @@ struct access {
         a = detail::fold_contacts{}(
             a, s.backend_.transform_reduce(s.num_contacts_,
                                            detail::contact_pair_summary_kernel<P>{s.view(), s.coord_, s.pair_a_.data(), s.pair_b_.data(), s.results(),
-                                                                                  selected.data()},
+                                                                                  everyone ? nullptr : selected.data()},
                                            detail::fold_contacts{}, identity));
     }
     return detail::finish(a, volume_of(region));
