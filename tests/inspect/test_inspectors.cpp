@@ -340,8 +340,8 @@ TEST_CASE("contact inspectors in single precision: the sums against the network 
   // its A end where A is selected: across the lower cut A is mostly inside, across the upper one
   // mostly outside).
   const std::pair<int, int> selections[] = {{0, n}, {0, n / 2}, {0, 2}, {n - 2, n}};
-  for (const auto& [first, last] : selections) {
-    const int layers = last - first;
+  for (const auto& selection : selections) {
+    const int first = selection.first, last = selection.second, layers = last - first;  // not a structured binding: clang 14's CAPTURE cannot take one
     CAPTURE(first);
     CAPTURE(last);
     const inspect::box cut{{-2 * r, -2 * r, (first - 0.5) * a}, {n * a + 2 * r, n * a + 2 * r, (last - 0.5) * a}};
