@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -328,12 +329,29 @@ TEST_CASE("contact inspectors in single precision: the sums against the network 
   c.dt = 1e-7;
   sim_t<dem::force::hertz_mindlin, dem::precision::single> s(c);
   const auto m = s.add_material({"a", 2500, 1e8, 0.3, 0.5, 0.5, 0.0});
-  const int n = 12;  // 1,728 particles, 4,752 contacts: several chunks of pairs
-  const double r = 1e-3, a = 2 * r - 2e-6;
-  s.add_particles(pressed_cubic_lattice(n, r, 2e-6), m);
+  // 1,728 particles: several chunks of pairs. Pressed along y and z (2 um of overlap), 50 um apart
+  // along x (within the contact margin, 0.2 mm: listed pairs that do not touch, which every loop
+  // must leave out), each centre moved by up to 0.3 um on each axis (a deterministic sequence), so
+  // that no two contacts carry the same force and a loop that read another contact's would fail.
+  const int n = 12;
+  const double r = 1e-3, a = 2 * r - 2e-6, ax = 2 * r + 50e-6;
+  dem::particle_set lattice;
+  std::uint32_t state = 12345;
+  const auto jitter = [&state] {
+    state = state * 1664525u + 1013904223u;
+    return 0.3e-6 * (2.0 * (state >> 8) / double(1u << 24) - 1.0);
+  };
+  for (int k = 0; k < n; ++k)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        lattice.positions.push_back({i * ax + jitter(), j * a + jitter(), k * a + jitter()});
+        lattice.radii.push_back(r);
+      }
+  s.add_particles(lattice, m);
   s.step(1);
   const auto net = inspect::network(s);
-  REQUIRE(net.size() == std::size_t(3 * n * n * (n - 1)));
+  REQUIRE(net.size() == std::size_t(2 * n * n * (n - 1)));  // along y and z only
+  REQUIRE(s.num_listed_pairs() > net.size());               // the x neighbours are listed
   // Four selections, three host loops: every particle (the pair pass without flags), the lower
   // half (the pair pass weighing each contact by its selected ends), and the lower or the upper two
   // layers, 1/6 of the particles (the walk over their incident entries, which sums a contact from
@@ -344,7 +362,7 @@ TEST_CASE("contact inspectors in single precision: the sums against the network 
     const int first = selection.first, last = selection.second, layers = last - first;  // not a structured binding: clang 14's CAPTURE cannot take one
     CAPTURE(first);
     CAPTURE(last);
-    const inspect::box cut{{-2 * r, -2 * r, (first - 0.5) * a}, {n * a + 2 * r, n * a + 2 * r, (last - 0.5) * a}};
+    const inspect::box cut{{-2 * r, -2 * r, (first - 0.5) * a}, {n * ax + 2 * r, n * a + 2 * r, (last - 0.5) * a}};
     const auto cs = layers == n ? inspect::contacts(s) : inspect::contacts(s, cut);
     double moment[9] = {}, fabric[9] = {}, ends = 0;
     for (std::size_t k = 0; k < net.size(); ++k) {
