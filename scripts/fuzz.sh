@@ -2,7 +2,7 @@
 # Fuzzes every reader with libFuzzer (clang-14, ASan + UBSan; Debian's clang-14 and
 # libfuzzer-14-dev): builds build-fuzz/ (or FUZZ_BUILD, below), then runs each target for SECONDS, starting from its seed
 # corpus in tests/fuzz/corpus/<target> and the regressions in tests/fuzz/regressions/<target> (new
-# inputs go to build-fuzz/corpus/<target>; the repository's corpus is not touched). Prints a table
+# inputs go to build-fuzz/corpus/<target>, or FUZZ_BUILD's; the repository's corpus is not touched). Prints a table
 # of executions per target; exits 1 if any target crashed, leaked, hung (10 s per input) or ran out
 # of memory (2 GiB), with the input saved as build-fuzz/artifacts/<target>-*: copy it into
 # tests/fuzz/regressions/<target>/ once fixed, so that the ordinary tests replay it.

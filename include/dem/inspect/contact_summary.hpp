@@ -189,8 +189,8 @@ struct contact_pair_summary_kernel {
 
 // Pass 2 for a small selection: each selected particle walks its incident entries, which costs in
 // proportion to the selection where the pair pass reads every listed pair. The same sums as
-// contact_pair_summary_kernel, in another order. A contact is summed once, from its A end where A is
-// selected (weighted 1 + whether B is), else from its B end (weight 1): an entry whose pair is listed
+// contact_pair_summary_kernel, in another order. A contact is summed once, from its A end (pair_a,
+// the particle whose row of the pair list holds it) where A is selected (weighted 1 + whether B is), else from its B end (weight 1): an entry whose pair is listed
 // under a selected particle costs a read of that particle's flag and nothing more. Those are the
 // entries whose force and partner position lie far away in memory (the pair is in the A end's row):
 // on the 1e6 bed's middle box the walk reading them all took 6.9 ms, 0.13 of a step, and a
