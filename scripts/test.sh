@@ -9,9 +9,9 @@
 # and the heavy cases that skip themselves there (dem_test::sanitized), then fuzzes every reader for
 # 6 s each (FUZZ_SECONDS; 8 s until the evening of 2026-12-06, 12 s before, 30 s before the Python
 # module came into the build, 20 s before all its laws did), so that the whole script stays inside
-# CI's 40 minutes. The fuzzers are built in the sanitizer tree (at -O1), beside the tests, where they
-# use the core the tests' last units leave idle (a tree of their own took some 100 s more). Each
-# phase prints how long it took.
+# CI's 40 minutes. The fuzzers are built in the sanitizer tree (at -O1), beside the tests: one clang
+# tree instead of two, in the same time (CI on 2026-12-07: build 349 s + fuzzing 24 s, against
+# 238 + 138 s with a tree of their own; docs/performance.md, "CI"). Each phase prints how long it took.
 # CUDA tests report SKIPPED on machines without a GPU.
 #
 # Every option the script relies on is set on the command line (a build/ folder configured by
