@@ -190,11 +190,12 @@ struct contact_pair_summary_kernel {
 // Pass 2 for a small selection: each selected particle walks its incident entries, which costs in
 // proportion to the selection where the pair pass reads every listed pair. The same sums as
 // contact_pair_summary_kernel, in another order. A contact is summed once, from its A end (pair_a,
-// the particle whose row of the pair list holds it) where A is selected (weighted 1 + whether B is), else from its B end (weight 1): an entry whose pair is listed
-// under a selected particle costs a read of that particle's flag and nothing more. Those are the
+// the particle whose row of the pair list holds it) where A is selected (weighted 1 + whether B
+// is), else from its B end (weight 1): an entry whose pair is listed under a selected particle
+// costs a read of that particle's flag and nothing more. Those are the
 // entries whose force and partner position lie far away in memory (the pair is in the A end's row):
-// on the 1e6 bed's middle box the walk reading them all took 6.9 ms, 0.13 of a step, and a
-// vectorised walk (gathers) 8.2 ms (docs/performance.md, "Inspectors").
+// on the 1e6 bed's middle box the walk reading them all took 6.5–6.8 ms, 0.13 of a step, against
+// 4.6–5.3 ms now (benchmarks/inspector_interleaved.cpp; docs/performance.md, "Inspectors").
 template <class P>
 struct contact_incident_summary_kernel {
   using Space = typename P::coord_space;
