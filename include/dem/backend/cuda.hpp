@@ -26,6 +26,7 @@
 #include <cuda/std/functional>
 
 #include "dem/backend/allocation_error.hpp"
+#include "dem/backend/memory_meter.hpp"
 #include "dem/config.hpp"
 
 namespace dem::backend {
@@ -80,12 +81,12 @@ __global__ void __launch_bounds__(block_size) for_each_kernel(index_t n, F f) {
     f(static_cast<index_t>(i));
 }
 
+// f(i) as a double: the transform of reduce_sum and reduce_max.
 template <class F>
-__global__ void __launch_bounds__(block_size) evaluate_kernel(index_t n, F f, double* out) {
-  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
-  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-    out[i] = static_cast<double>(f(static_cast<index_t>(i)));
-}
+struct as_double {
+  F f;
+  __host__ __device__ double operator()(index_t i) const { return static_cast<double>(f(i)); }
+};
 
 template <class T>
 __global__ void __launch_bounds__(block_size) fill_kernel(T* p, std::uint64_t n, T value) {
@@ -209,10 +210,14 @@ struct cuda {
         (void)cudaGetLastError();  // an allocation failure is not sticky: clear it for the next call
         throw allocation_error(name, n, sizeof(T), std::string("cudaMalloc: ") + cudaGetErrorString(err));
       }
+      memory_meter<cuda>::allocated(n * sizeof(T));
       return static_cast<T*>(p);
     }
     void release() noexcept {
-      if (ptr_) cudaFree(ptr_);  // a destructor cannot throw; a failed free leaks at worst
+      if (ptr_) {
+        cudaFree(ptr_);  // a destructor cannot throw; a failed free leaks at worst
+        memory_meter<cuda>::released(capacity_ * sizeof(T));
+      }
       ptr_ = nullptr;
       size_ = capacity_ = 0;
     }
@@ -228,6 +233,19 @@ struct cuda {
   cuda& operator=(const cuda&) { return *this; }
   cuda(cuda&&) noexcept = default;
   cuda& operator=(cuda&&) noexcept = default;
+
+  // Device memory this backend's buffers hold, now and at most since reset_memory_peak()
+  // (backend/memory_meter.hpp; CUB's scratch included, the CUDA context not).
+  static memory_use memory() noexcept { return memory_meter<cuda>::read(); }
+  static void reset_memory_peak() noexcept { memory_meter<cuda>::reset_peak(); }
+  // Scratch used only by a rebuild is freed when the rebuild is done with it (sim/contact_builder.hpp):
+  // device memory is what limits the particle count. cudaFree waits for the device, but a rebuild
+  // already waits to read its counts back.
+  static constexpr bool keeps_rebuild_scratch = false;
+  void release_scratch() {
+    key_alt_.clear();
+    value_alt_.clear();
+  }
 
   // Threads the current device keeps resident; 1 when there is no usable device.
   static int concurrency() {
@@ -293,18 +311,18 @@ struct cuda {
     return result;
   }
 
-  // Sum of f(i) over [0, n) in double. f is evaluated into scratch, then reduced by CUB.
+  // Sum of f(i) over [0, n) in double, reduced by CUB over the indices (no array of the values).
   template <class F>
   double reduce_sum(index_t n, const F& f) {
     if (n == 0) return 0.0;
-    return reduce(n, f, ::cuda::std::plus<>{}, 0.0, "reduce_sum evaluate kernel launch");
+    return reduce(n, f, ::cuda::std::plus<>{}, 0.0);
   }
 
   // Maximum of f(i) over [0, n) (-1e308 when n == 0), same floor as host.
   template <class F>
   double reduce_max(index_t n, const F& f) {
     if (n == 0) return -1.0e308;
-    return reduce(n, f, ::cuda::maximum<>{}, -1.0e308, "reduce_max evaluate kernel launch");
+    return reduce(n, f, ::cuda::maximum<>{}, -1.0e308);
   }
 
   // f(i) folded with op over [0, n) from `identity` (CUB's TransformReduce over the indices: no
@@ -328,15 +346,15 @@ struct cuda {
   void synchronize() const { DEM_CUDA_CHECK(cudaDeviceSynchronize()); }
 
  private:
+  // f(i) as a double, reduced over the indices by CUB (no array of n values in device memory).
   template <class F, class Op>
-  double reduce(index_t n, const F& f, Op op, double init, const char* what) {
-    values_.discard_resize(n);
-    detail::evaluate_kernel<F><<<detail::grid_for(n), detail::block_size>>>(n, f, values_.data());
-    detail::check_launch(what);
+  double reduce(index_t n, const F& f, Op op, double init) {
     double* out = reinterpret_cast<double*>(scalar());
+    const thrust::counting_iterator<index_t> first(0);
+    const detail::as_double<F> value{f};
     std::size_t temp = 0;
-    DEM_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, temp, values_.data(), out, n, op, init));
-    DEM_CUDA_CHECK(cub::DeviceReduce::Reduce(workspace(temp), temp, values_.data(), out, n, op, init));
+    DEM_CUDA_CHECK(cub::DeviceReduce::TransformReduce(nullptr, temp, first, out, n, op, value, init));
+    DEM_CUDA_CHECK(cub::DeviceReduce::TransformReduce(workspace(temp), temp, first, out, n, op, value, init));
     double result = 0.0;
     DEM_CUDA_CHECK(cudaMemcpy(&result, out, sizeof(result), cudaMemcpyDeviceToHost));
     return result;
@@ -358,7 +376,6 @@ struct cuda {
   buffer<unsigned char> workspace_;
   buffer<unsigned char> key_alt_;
   buffer<std::uint32_t> value_alt_;
-  buffer<double> values_;
   buffer<std::uint64_t> scalar_;
   buffer<unsigned char> result_;  // transform_reduce's result (any trivially copyable T)
 };

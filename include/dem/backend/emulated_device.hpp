@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "dem/backend/allocation_error.hpp"
+#include "dem/backend/memory_meter.hpp"
 #include "dem/backend/radix_sort.hpp"
 #include "dem/config.hpp"
 
@@ -37,6 +38,21 @@
 #endif
 
 namespace dem::backend {
+
+struct emulated_device;
+
+namespace detail {
+// Frees an emulated_device buffer's memory and reports it to the meter (at namespace scope: a
+// deleter nested in the buffer would be incomplete where emulated_device holds buffers itself).
+struct emulated_delete {
+  std::size_t bytes = 0;
+  std::align_val_t alignment{64};
+  void operator()(unsigned char* p) const {
+    memory_meter<emulated_device>::released(bytes);
+    ::operator delete[](p, alignment);
+  }
+};
+}  // namespace detail
 
 struct emulated_device {
   static constexpr const char* name = "emulated_device";
@@ -143,15 +159,14 @@ struct emulated_device {
    private:
     // Aligned as cudaMalloc's memory is (256 bytes; 64 suffices for every T used here).
     static constexpr std::align_val_t alignment{alignof(T) < 64 ? 64 : alignof(T)};
-    struct aligned_delete {
-      void operator()(unsigned char* p) const { ::operator delete[](p, alignment); }
-    };
-    using storage = std::unique_ptr<unsigned char[], aligned_delete>;
+    using storage = std::unique_ptr<unsigned char[], detail::emulated_delete>;
 
     static storage allocate(std::size_t n) {
       if (n > std::size_t(-1) / sizeof(T)) throw allocation_error(name, n, sizeof(T), "the size overflows");
       try {
-        return storage(new (alignment) unsigned char[n * sizeof(T)]);
+        storage p(new (alignment) unsigned char[n * sizeof(T)], detail::emulated_delete{n * sizeof(T), alignment});
+        memory_meter<emulated_device>::allocated(n * sizeof(T));
+        return p;
       } catch (const std::bad_alloc&) {
         throw allocation_error(name, n, sizeof(T), "out of memory");
       }
@@ -162,6 +177,18 @@ struct emulated_device {
     std::size_t size_ = 0;
     std::size_t capacity_ = 0;
   };
+
+  // Bytes this backend's buffers hold, now and at most since reset_memory_peak(), as backend::cuda
+  // counts its device memory (backend/memory_meter.hpp): the sort's scratch is two of its buffers, as
+  // there; the reductions' scratch is host memory here (CUB's reductions need none per element).
+  static memory_use memory() noexcept { return memory_meter<emulated_device>::read(); }
+  static void reset_memory_peak() noexcept { memory_meter<emulated_device>::reset_peak(); }
+  // As backend::cuda: scratch used only by a rebuild is freed when it is done with.
+  static constexpr bool keeps_rebuild_scratch = false;
+  void release_scratch() {
+    key_alt_.clear();
+    value_alt_.clear();
+  }
 
   static int concurrency() {
 #if defined(_OPENMP)
@@ -190,7 +217,11 @@ struct emulated_device {
   void sort_pairs(buffer<Key>& keys, buffer<std::uint32_t>& values, index_t n, int end_bit = 8 * sizeof(Key)) {
     static_assert(std::is_same_v<Key, std::uint64_t> || std::is_same_v<Key, std::uint32_t>,
                   "dem::backend::emulated_device::sort_pairs: Key must be std::uint64_t or std::uint32_t (as for backend::cuda)");
-    sorters_.get<Key>().sort(keys.data(), values.data(), n, end_bit);
+    if (n <= 1) return;
+    // The alternate arrays backend::cuda's sort takes, of the same sizes, as buffers of this backend.
+    key_alt_.discard_resize(static_cast<std::size_t>(n) * sizeof(Key));
+    value_alt_.discard_resize(n);
+    sorters_.get<Key>().sort(keys.data(), values.data(), n, end_bit, reinterpret_cast<Key*>(key_alt_.data()), value_alt_.data());
   }
 
   // In-place exclusive prefix sum of the first n entries; the total is reduced separately with a
@@ -268,6 +299,8 @@ struct emulated_device {
   static inline std::atomic<std::uint64_t> launches_{0}, host_reads_{0};
 
   detail::radix_sorters sorters_;
+  buffer<unsigned char> key_alt_;  // the sort's scratch (aligned for any key)
+  buffer<std::uint32_t> value_alt_;
   std::vector<double> values_;
 };
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dem/backend/allocation_error.hpp"
+#include "dem/backend/memory_meter.hpp"
 #include "dem/backend/radix_sort.hpp"
 #include "dem/config.hpp"
 
@@ -41,7 +42,13 @@ struct host {
         throw allocation_error(name, n, sizeof(T), "more than a std::vector can hold");
       }
     }
-    void clear() { v_.clear(); v_.shrink_to_fit(); }
+    // Sets the size without keeping contents (the buffer is about to be overwritten): freed before
+    // it grows, so old and new are not held at once; new elements are zero.
+    void discard_resize(std::size_t n) {
+      if (n > v_.capacity()) storage().swap(v_);
+      resize(n);
+    }
+    void clear() { storage().swap(v_); }
     std::size_t size() const { return v_.size(); }
     T* data() { return v_.data(); }
     const T* data() const { return v_.data(); }
@@ -50,7 +57,7 @@ struct host {
       resize(n);
       std::copy_n(src, n, v_.data());
     }
-    void copy_to(std::vector<T>& dst) const { dst = v_; }
+    void copy_to(std::vector<T>& dst) const { dst.assign(v_.begin(), v_.end()); }
     void copy_to(T* dst, std::size_t n) const { std::copy_n(v_.data(), n, dst); }
     // Grows by n, keeping the contents, and writes src at the end (the vector grows geometrically).
     void append(const T* src, std::size_t n) {
@@ -58,14 +65,24 @@ struct host {
       resize(old + n);
       std::copy_n(src, n, v_.data() + old);
     }
-    std::vector<T> to_vector() const { return v_; }
+    std::vector<T> to_vector() const { return std::vector<T>(v_.begin(), v_.end()); }
     void fill(const T& value) { std::fill(v_.begin(), v_.end(), value); }
     void swap(buffer& o) noexcept { v_.swap(o.v_); }
     std::size_t bytes() const { return v_.capacity() * sizeof(T); }
 
    private:
-    std::vector<T> v_;
+    using storage = std::vector<T, metered_allocator<T, host>>;  // counted by memory()
+    storage v_;
   };
+
+  // Bytes the host's buffers hold, now and at most since reset_memory_peak() (backend/memory_meter.hpp).
+  static memory_use memory() noexcept { return memory_meter<host>::read(); }
+  static void reset_memory_peak() noexcept { memory_meter<host>::reset_peak(); }
+  // Scratch used only while the contact list is rebuilt stays allocated between rebuilds here:
+  // host memory rarely limits a run, and allocating it afresh would fault its pages in every
+  // rebuild. Device backends free it (sim/contact_builder.hpp).
+  static constexpr bool keeps_rebuild_scratch = true;
+  void release_scratch() {}
 
   static int concurrency() {
 #if defined(_OPENMP)

@@ -31,19 +31,26 @@ class radix_sorter {
  public:
   // Sorts the first n pairs by the key's bits [0, end_bit), stably (the bits above are carried, not
   // compared: backend::cuda's radix sort takes the same bound).
-  void sort(Key* keys, std::uint32_t* values, index_t n, int end_bit = 8 * sizeof(Key)) {
+  // The scratch (n keys and n values) is the sorter's own, kept between calls, unless the caller
+  // passes its own (backend::emulated_device: its buffers, as backend::cuda's sort takes).
+  void sort(Key* keys, std::uint32_t* values, index_t n, int end_bit = 8 * sizeof(Key), Key* key_tmp = nullptr,
+            std::uint32_t* value_tmp = nullptr) {
     if (n <= 1) return;
     mask_ = end_bit >= int(8 * sizeof(Key)) ? ~Key{0} : (Key{1} << end_bit) - 1;
     Key varying = 0;
     for (index_t i = 1; i < n; ++i) varying |= keys[i] ^ keys[0];
     varying &= mask_;
     if (!varying) return;
-    grow(key_tmp_, n);
-    grow(value_tmp_, n);
+    if (!key_tmp || !value_tmp) {
+      grow(key_tmp_, n);
+      grow(value_tmp_, n);
+      key_tmp = key_tmp_.data();
+      value_tmp = value_tmp_.data();
+    }
     Key* k_in = keys;
-    Key* k_out = key_tmp_.data();
+    Key* k_out = key_tmp;
     std::uint32_t* v_in = values;
-    std::uint32_t* v_out = value_tmp_.data();
+    std::uint32_t* v_out = value_tmp;
     for (int d = 0; d < digits; ++d) {
       const int shift = 8 * d;
       if (!((varying >> shift) & 0xFF)) continue;
