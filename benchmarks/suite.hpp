@@ -22,6 +22,9 @@
 //   bytes_per_particle              state + wall history + listed pairs x bytes_per_contact, as settled_bed_bench
 //   bytes_per_particle_state, bytes_per_contact, threads, particles, position_resolution_m
 //   device_bytes_per_particle       (CUDA) device memory the fixture took (cudaMemGetInfo before/after) / N
+//   held_bytes_per_particle         the backend's buffers now, peak_bytes_per_particle: their most at
+//                                   any moment since the fixture began (backend memory(): a rebuild's
+//                                   scratch counts where the backend allocates it), each / N
 // contact_detection: particles_per_s (N / time of one rebuild), listed_pairs_per_particle.
 // polydisperse_bed: ns_per_listed_pair (time of one rebuild / listed pairs), particles_per_s,
 //   listed_pairs_per_particle, levels (of the broad phase's grid), particles, small_fraction (of N).
@@ -243,9 +246,20 @@ inline dem::simulation_config config_for(const dem::aabb& domain) {
   return cfg;
 }
 
+// The backend's buffers from a fixture's start (declared before its simulator, so constructed first):
+// what they hold now and their high-water mark since then (backend/memory_meter.hpp).
+template <class Backend>
+struct memory_mark {
+  std::size_t base = Backend::memory().live;
+  memory_mark() { Backend::reset_memory_peak(); }
+  double held() const { return static_cast<double>(Backend::memory().live - base); }
+  double peak() const { return static_cast<double>(Backend::memory().peak - base); }
+};
+
 template <class Sim>
 struct tiled_fixture {
   using backend = typename Sim::backend_type;
+  memory_mark<backend> memory;
   Sim sim;
   double device_bytes = 0;
   std::uint64_t timed_steps = 0, timed_rebuilds = 0;  // over tiled_bed's timed loops only
@@ -361,6 +375,7 @@ struct polydisperse_fixture {
 template <class Sim>
 struct free_fall_fixture {
   using backend = typename Sim::backend_type;
+  memory_mark<backend> memory;
   Sim sim;
   double v0 = 0, device_bytes = 0;
   std::uint64_t episode_steps = 0, in_episode = 0, bounces = 0;
@@ -415,7 +430,7 @@ struct free_fall_fixture {
 // ---- counters -----------------------------------------------------------------------------------
 template <class Sim>
 void step_counters(benchmark::State& state, Sim& sim, int steps_per_iter, std::uint64_t timed_steps, std::uint64_t timed_rebuilds,
-                   double device_bytes) {
+                   double device_bytes, const memory_mark<typename Sim::backend_type>& memory) {
   const double n = sim.num_particles(), listed = static_cast<double>(sim.num_listed_pairs()),
                touching = static_cast<double>(sim.num_touching_pairs());
   const double particle_steps = n * steps_per_iter * static_cast<double>(state.iterations());
@@ -435,6 +450,8 @@ void step_counters(benchmark::State& state, Sim& sim, int steps_per_iter, std::u
   state.counters["particles"] = n;
   state.counters["position_resolution_m"] = sim.position_resolution();
   if (device_bytes > 0) state.counters["device_bytes_per_particle"] = device_bytes / n;
+  state.counters["held_bytes_per_particle"] = memory.held() / n;
+  state.counters["peak_bytes_per_particle"] = memory.peak() / n;
 }
 
 // ---- the scenarios ------------------------------------------------------------------------------
@@ -468,7 +485,7 @@ void free_fall(benchmark::State& state, std::size_t n, bool host_reads = false) 
     }
     f.timed_steps += f.sim.step_count() - s0;
     f.timed_rebuilds += f.sim.num_rebuilds() - r0;
-    step_counters(state, f.sim, k, f.timed_steps, f.timed_rebuilds, f.device_bytes);
+    step_counters(state, f.sim, k, f.timed_steps, f.timed_rebuilds, f.device_bytes, f.memory);
     state.counters["bounces"] = static_cast<double>(f.bounces);
     if (f.sim.num_lost()) state.SkipWithError("free_fall: particles left the domain");
   } catch (const std::exception& e) {
@@ -491,7 +508,7 @@ void tiled_bed(benchmark::State& state, std::size_t n, bool host_reads = false) 
     }
     f.timed_steps += f.sim.step_count() - s0;
     f.timed_rebuilds += f.sim.num_rebuilds() - r0;
-    step_counters(state, f.sim, k, f.timed_steps, f.timed_rebuilds, f.device_bytes);
+    step_counters(state, f.sim, k, f.timed_steps, f.timed_rebuilds, f.device_bytes, f.memory);
     state.counters["lost"] = f.sim.num_lost();
   } catch (const std::exception& e) {
     release_fixture();

@@ -87,7 +87,7 @@ for b in merged['benchmarks']:
     if split(b['name'])[0] == 'copy_bandwidth' and not b.get('error_occurred'):
         bw = max(bw, b.get('bytes_per_s', 0.0))
 
-header = ('scenario', 'law', 'N', 'p-steps/s', 'B/p-step', 'copy GB/s', 'floor p-steps/s', 'meas/floor', 'pairs/p', 'steps/rebuild')
+header = ('scenario', 'law', 'N', 'p-steps/s', 'B/p-step', 'copy GB/s', 'floor p-steps/s', 'meas/floor', 'pairs/p', 'steps/rebuild', 'peak B/p')
 rows, errors = [], []
 target = None
 for b in merged['benchmarks']:
@@ -99,16 +99,17 @@ for b in merged['benchmarks']:
         errors.append('%s: %s' % ('/'.join(p), b.get('error_message', 'error')))
         continue
     if scen == 'contact_detection':
-        rows.append((scen, law, n, g(b.get('particles_per_s', 0)) + ' p/s', '-', '-', '-', '-', g(b.get('listed_pairs_per_particle', '-')), '-'))
+        rows.append((scen, law, n, g(b.get('particles_per_s', 0)) + ' p/s', '-', '-', '-', '-', g(b.get('listed_pairs_per_particle', '-')), '-', '-'))
         continue
     if scen.startswith('polydisperse_bed'):  # law = <law>/<radius ratio>; levels of the grid in the last column
         rows.append((scen, law, n, g(b.get('ns_per_listed_pair', 0)) + ' ns/pair', '-', '-', '-', '-', g(b.get('listed_pairs_per_particle', '-')),
-                     'levels ' + g(b.get('levels', '-'))))
+                     'levels ' + g(b.get('levels', '-')), '-'))
         continue
     rate, moved = b.get('particle_steps_per_s', 0.0), b.get('bytes_moved_per_particle_step', 0.0)
     floor = bw / moved if bw and moved else 0.0
     rows.append((scen, law, n, g(rate), g(moved), '%.0f' % (bw / 1e9) if bw else '-', g(floor) if floor else '-',
-                 '%.2f' % (rate / floor) if floor else '-', g(b.get('listed_pairs_per_particle', '-')), g(b.get('steps_per_rebuild', '-'))))
+                 '%.2f' % (rate / floor) if floor else '-', g(b.get('listed_pairs_per_particle', '-')), g(b.get('steps_per_rebuild', '-')),
+                 g(b.get('peak_bytes_per_particle', '-'))))
     if scen == 'tiled_bed' and law == 'hertz_mindlin' and n == '10000000':
         target = rate
 
@@ -255,12 +256,13 @@ run_part() {  # name, time limit (s), min time (s), filter
   echo "bench $name: ${wall[$name]} s, exit $rc"
   (( rc == 0 )) || notes+=("bench $name exited $rc (124: timed out after ${limit}s); see bench_$name.log")
 }
-# Device bytes per particle a run took (counter device_bytes_per_particle; else a default).
+# Device bytes per particle a run took (the larger of device_bytes_per_particle, from cudaMemGetInfo after
+# the set-up, and peak_bytes_per_particle, the memory meter's high-water mark; else a default).
 bytes_per_particle() {  # json, default
   "$py" - "$1" "$2" <<'PY'
 import json, sys
 try:
-    v = max(b.get('device_bytes_per_particle', 0) for b in json.load(open(sys.argv[1]))['benchmarks'])
+    v = max(max(b.get('device_bytes_per_particle', 0), b.get('peak_bytes_per_particle', 0)) for b in json.load(open(sys.argv[1]))['benchmarks'])
 except Exception:
     v = 0
 print(int(v or float(sys.argv[2])))

@@ -192,6 +192,41 @@ TEST_CASE("checkpoint: a restart just before a contact-list rebuild") {
   std::remove(temp_path("unprepared").c_str());
 }
 
+// Saved while the list is invalid, the history goes into the file by the pairs' ids and comes back
+// as the list the next build carries it from (sim/checkpoint.hpp, load_history_keys): after a
+// rebuild request, and after particles were added (stored after those the list was built for).
+TEST_CASE("checkpoint: saved with the contact list invalid, the history is carried on as in a run without the restart") {
+  using S = sim_t<dem::force::hertz_mindlin>;
+  const dem::material glass{"glass", 2500, 1e7, 0.3, 0.5, 0.5, 0.0};
+  const std::uint64_t n1 = 5000, n2 = sanitized ? 200 : 600;
+  auto add_two = [](S& s) {
+    dem::particle_set p;
+    p.positions = {{0.004, 0.004, 0.027}, {0.008, 0.007, 0.027}};
+    p.radii = {1e-3, 1e-3};
+    s.add_particles(p, dem::material_id{0});
+  };
+  for (const bool add : {false, true}) {
+    CAPTURE(add);
+    S straight(sphere_box()), first(sphere_box());
+    fill_spheres(straight, 300, glass);
+    fill_spheres(first, 300, glass);
+    straight.step(n1);
+    first.step(n1);
+    REQUIRE(first.num_touching_pairs() > 20);  // history to carry (the first grains have landed)
+    for (S* s : {&straight, &first}) {
+      if (add) add_two(*s);
+      else s->request_rebuild();
+    }
+    const std::string path = temp_path("invalid_list");
+    first.save_checkpoint(path);
+    S resumed = S::from_checkpoint(path);
+    straight.step(n2);
+    resumed.step(n2);
+    check_same_bits(straight, resumed);
+    std::remove(path.c_str());
+  }
+}
+
 TEST_CASE("checkpoint: clumps and polyhedra restart bit for bit") {
   using clump_sim = dem::Simulator<dem::policies<dem::shape::clump<3>, dem::force::hertz_mindlin, dem::integrate::velocity_verlet,
                                                  dem::precision::double_>,

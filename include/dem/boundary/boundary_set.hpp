@@ -430,6 +430,11 @@ class boundary_set {
       be.for_each(ne, carry_kernel<Histories>{from_.data(), old_history_.data(), history_.data()});
       be.sort_pairs(key_, index_, ne);
     }
+    if constexpr (!Backend::keeps_rebuild_scratch) {  // the previous list's, needed by the carry alone
+      old_history_.clear();
+      old_key_.clear();
+      old_index_.clear();
+    }
     old_entries_ = ne;
     entries_ = ne;
     reports_.resize(std::size_t(ne) * slots_per_entry);

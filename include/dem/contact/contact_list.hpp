@@ -2,8 +2,9 @@
 // The contact list: candidate pairs within the detection margin, built from the broad phase in
 // two passes (count, scan, fill), oriented so that A has the lower particle id. Orientation by
 // id (not by storage index) means a pair never swaps sides across rebuilds, so history needs
-// no transformation. Each rebuild carries history over by matching the pair's id key against
-// the previous list's sorted keys; pairs that are new start from zero-initialised history.
+// no transformation. Each rebuild carries history over by looking the pair up in the previous
+// list: among the old incident entries of A's storage index before the cell sort, sorted by partner
+// id (carry_history_by_partner_kernel); pairs that are new start from zero-initialised history.
 // Forces are gathered per particle through an incident list (CSR, sorted by particle), which
 // makes the summation order fixed: same bits for any thread count, no float atomics.
 #include <cstdint>
@@ -65,7 +66,55 @@ DEM_HD inline std::uint64_t pair_key(std::uint32_t id_a, std::uint32_t id_b) {
   return (static_cast<std::uint64_t>(id_a) << 32) | id_b;
 }
 
-// Key of each new contact, and history carried over from the previous list (or zeroed).
+// The previous list's pairs, storage indices replaced by ids in place (before the cell sort moves
+// the particles), for carry_history_by_partner_kernel.
+struct pair_ids_kernel {
+  std::uint32_t* pair_a;
+  std::uint32_t* pair_b;
+  const std::uint32_t* id;
+  DEM_HD void operator()(index_t c) const {
+    pair_a[c] = id[pair_a[c]];
+    pair_b[c] = id[pair_b[c]];
+  }
+};
+
+// History of each new pair (a, b), carried from the previous list or zeroed. The previous list is
+// still indexed by the storage order before this build's cell sort: a's old index is perm[a]
+// (particles stored since that build have none below old_particles), and its old incident entries,
+// sorted by partner id, are searched for b's id. The same values as a search by id key; no keys
+// held between builds, no sort of them.
+template <class History>
+struct carry_history_by_partner_kernel {
+  const std::uint32_t* pair_a;
+  const std::uint32_t* pair_b;
+  const std::uint32_t* id;
+  const std::uint32_t* perm;  // perm[new storage index] = old storage index
+  std::uint32_t old_particles;  // particles the old incident offsets cover
+  const std::uint32_t* old_offset;
+  const std::uint32_t* old_entry;
+  const std::uint32_t* old_id_a;  // the old pairs' ids (pair_ids_kernel)
+  const std::uint32_t* old_id_b;
+  const History* old_history;
+  History* history;
+  DEM_HD void operator()(index_t c) const {
+    const std::uint32_t oa = perm[pair_a[c]], target = id[pair_b[c]];
+    History h{};
+    if (oa < old_particles) {
+      const std::uint32_t end = old_offset[oa + 1];
+      std::uint32_t lo = old_offset[oa], hi = end;
+      auto partner = [&](std::uint32_t e) { return (e & 1u) ? old_id_a[e >> 1] : old_id_b[e >> 1]; };
+      while (lo < hi) {
+        const std::uint32_t mid = lo + (hi - lo) / 2;
+        if (partner(old_entry[mid]) < target) lo = mid + 1; else hi = mid;
+      }
+      if (lo < end && partner(old_entry[lo]) == target) h = old_history[old_entry[lo] >> 1];
+    }
+    history[c] = h;
+  }
+};
+
+// Key of each contact, and a record carried over from the previous list by key (or zeroed): the
+// energy ledger's records (energy/ledger_driver.hpp), carried after the build.
 template <class History>
 struct carry_history_kernel {
   const std::uint32_t* pair_a;
@@ -88,16 +137,17 @@ struct carry_history_kernel {
   }
 };
 
-// offset[p] = first incident entry of particle p (entries sorted by particle), p in [0, n].
+// offset[p] = first incident entry of particle p, p in [0, n], from the sorted incident keys
+// (particle << 32 | partner id).
 struct incident_offset_kernel {
-  const std::uint32_t* particle;
+  const std::uint64_t* key;
   std::uint32_t entries;
   std::uint32_t* offset;
   DEM_HD void operator()(index_t p) const {
     std::uint32_t lo = 0, hi = entries;
     while (lo < hi) {
       const std::uint32_t mid = lo + (hi - lo) / 2;
-      if (particle[mid] < p) lo = mid + 1; else hi = mid;
+      if (static_cast<std::uint32_t>(key[mid] >> 32) < p) lo = mid + 1; else hi = mid;
     }
     offset[p] = lo;
   }

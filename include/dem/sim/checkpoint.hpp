@@ -27,6 +27,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "dem/boundary/checkpoint.hpp"
@@ -222,6 +224,13 @@ struct state_io {
                                  s.max_range_, s.contacts_valid_ ? 1u : 0u, s.prepared_ ? 1u : 0u});
     w.array("status", s.status_.to_vector());
     visit(const_cast<Sim&>(s), [&w](const char* name, auto& buffer) { w.array(name, buffer.to_vector()); });
+    if constexpr (Sim::stores_history) {  // each history entry's pair, by its ids
+      std::vector<std::uint64_t> key;
+      std::vector<std::uint32_t> index;
+      history_keys(s, key, index);
+      w.array("contact_key", key);
+      w.array("contact_index", index);
+    }
     if (s.ext_force_.size()) {  // external forces, in storage order (absent when none are set)
       w.array("external_force", s.ext_force_.to_vector());
       w.array("external_torque", s.ext_torque_.to_vector());
@@ -275,15 +284,10 @@ struct state_io {
     }
     if constexpr (Sim::law_traits::has_owner_wildcards) f("owner_wildcards", s.owner_wc_);
     if constexpr (Sim::law_traits::has_geometry_wildcards) f("geometry_wildcards", s.geometry_wc_);
-    if constexpr (Sim::stores_history) {
-      f("history", s.history_);
-      f("contact_key", s.contact_key_);
-      f("contact_index", s.contact_index_);
-    }
+    if constexpr (Sim::stores_history) f("history", s.history_);
     if (s.contacts_valid_) {
       f("pair_a", s.pair_a_);
       f("pair_b", s.pair_b_);
-      f("incident_particle", s.incident_particle_);
       f("incident_entry", s.incident_entry_);
       f("incident_offset", s.incident_offset_);
     }
@@ -336,9 +340,9 @@ struct state_io {
     // Buffers, each with the count it must have.
     boundary::boundary_io<typename Sim::real, typename Sim::backend_type, typename Sim::plane_history>::load(r, s.walls_, n, s.materials_.size());
     auto expected = [&](const std::string& name) -> std::size_t {
-      if (name == "history" || name == "contact_key" || name == "contact_index") return s.old_contacts_;
+      if (name == "history") return s.old_contacts_;
       if (name == "pair_a" || name == "pair_b") return nc;
-      if (name == "incident_particle" || name == "incident_entry") return 2 * nc;
+      if (name == "incident_entry") return 2 * nc;
       if (name == "incident_offset") return n + 1;
       return n;
     };
@@ -403,6 +407,7 @@ struct state_io {
       s.removed_ = static_cast<std::uint32_t>(removed);
     }
     validate(s, r, shapes);
+    if constexpr (Sim::stores_history) load_history_keys(s, r);
 
     // Derived: the parameter table (the same materials give the same table and range), scratch
     // the kernels write before they read.
@@ -417,6 +422,61 @@ struct state_io {
   }
 
  private:
+  // The pairs of the history's entries, named by ids: sorted keys (id_a << 32 | id_b) and the entry
+  // of each. In memory the next build finds them through the list they were built with
+  // (contact::carry_history_by_partner_kernel); a file names them independently of storage order.
+  static void history_keys(const Sim& s, std::vector<std::uint64_t>& key, std::vector<std::uint32_t>& index) {
+    const std::size_t m = s.old_contacts_;
+    const auto a = s.pair_a_.to_vector(), b = s.pair_b_.to_vector(), id = s.id_.to_vector();
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> k(m);
+    for (std::size_t c = 0; c < m; ++c) k[c] = {contact::pair_key(id[a[c]], id[b[c]]), static_cast<std::uint32_t>(c)};
+    std::sort(k.begin(), k.end());
+    key.resize(m);
+    index.resize(m);
+    for (std::size_t j = 0; j < m; ++j) std::tie(key[j], index[j]) = k[j];
+  }
+
+  // The history's keys read back. A valid list already names the pairs; otherwise the previous list
+  // the next build carries history from is made again from the keys: pairs as storage indices and
+  // their incident lists (each particle's entries in partner-id order), as a build leaves them.
+  static void load_history_keys(Sim& s, const io::checkpoint_reader& r) {
+    const std::size_t m = s.old_contacts_, n = s.num_particles_;
+    const auto key = r.array<std::uint64_t>("contact_key", m);
+    const auto index = r.array<std::uint32_t>("contact_index", m);
+    std::vector<char> seen(m, 0);
+    for (std::uint32_t k : index) {
+      if (k >= m || seen[k]) r.fail("a carried-over contact index is out of range or repeated");
+      seen[k] = 1;
+    }
+    if (s.contacts_valid_ || m == 0) return;
+    const auto id = s.id_.to_vector();  // distinct and below num_ids_ (validate)
+    std::vector<std::uint32_t> at(s.num_ids_, 0xffffffffu);
+    for (std::size_t i = 0; i < n; ++i) at[id[i]] = static_cast<std::uint32_t>(i);
+    std::vector<std::uint32_t> pa(m), pb(m);
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> entries(2 * m);  // (particle << 32 | partner id, entry)
+    for (std::size_t j = 0; j < m; ++j) {
+      const auto ida = static_cast<std::uint32_t>(key[j] >> 32), idb = static_cast<std::uint32_t>(key[j]);
+      if (ida >= idb || idb >= s.num_ids_ || at[ida] == 0xffffffffu || at[idb] == 0xffffffffu)
+        r.fail("carried-over contact " + std::to_string(j) + " does not name two stored particles with A the lower id");
+      const std::uint32_t c = index[j];
+      pa[c] = at[ida];
+      pb[c] = at[idb];
+      entries[2 * c] = {(std::uint64_t(pa[c]) << 32) | idb, 2 * c};
+      entries[2 * c + 1] = {(std::uint64_t(pb[c]) << 32) | ida, 2 * c + 1};
+    }
+    std::sort(entries.begin(), entries.end());
+    std::vector<std::uint32_t> entry(2 * m), offset(n + 1, 0);
+    for (std::size_t k = 0; k < 2 * m; ++k) {
+      entry[k] = entries[k].second;
+      ++offset[(entries[k].first >> 32) + 1];
+    }
+    for (std::size_t i = 0; i < n; ++i) offset[i + 1] += offset[i];
+    s.pair_a_.assign(pa);
+    s.pair_b_.assign(pb);
+    s.incident_entry_.assign(entry);
+    s.incident_offset_.assign(offset);
+  }
+
   // Every value a kernel will index with, and what the grid needs finite.
   static void validate(const Sim& s, const io::checkpoint_reader& r, std::size_t shapes) {
     const std::size_t n = s.num_particles_, nc = s.num_contacts_, materials = s.materials_.size();
@@ -457,22 +517,19 @@ struct state_io {
       for (const auto& q : s.orientation_.to_vector())
         if (!std::isfinite(static_cast<double>(norm2(q)))) r.fail("a body's orientation is not finite");
     }
-    if constexpr (Sim::stores_history)
-      for (std::uint32_t k : s.contact_index_.to_vector())
-        if (k >= s.old_contacts_) r.fail("a carried-over contact index is out of range");
     if (!s.contacts_valid_) return;
     const auto a = s.pair_a_.to_vector(), b = s.pair_b_.to_vector();
     for (std::size_t c = 0; c < nc; ++c)
       if (a[c] >= n || b[c] >= n || a[c] == b[c] || !active[a[c]] || !active[b[c]] || id[a[c]] >= id[b[c]])
         r.fail("listed pair " + std::to_string(c) + " is not a pair of two active particles with A the lower id");
-    const auto offset = s.incident_offset_.to_vector(), entry = s.incident_entry_.to_vector(), particle = s.incident_particle_.to_vector();
+    const auto offset = s.incident_offset_.to_vector(), entry = s.incident_entry_.to_vector();
     if (offset[0] != 0 || offset[n] != 2 * nc) r.fail("the incident offsets do not cover the incident entries");
     for (std::size_t p = 0; p < n; ++p)
       if (offset[p] > offset[p + 1]) r.fail("the incident offsets are not sorted");
     for (std::size_t p = 0; p < n; ++p) {
       for (std::uint32_t k = offset[p]; k < offset[p + 1]; ++k) {
         const std::uint32_t e = entry[k];
-        if (e >= 2 * nc || particle[k] != p || ((e & 1u) ? b[e >> 1] : a[e >> 1]) != p)
+        if (e >= 2 * nc || ((e & 1u) ? b[e >> 1] : a[e >> 1]) != p)
           r.fail("incident entry " + std::to_string(k) + " does not belong to particle " + std::to_string(p));
       }
     }

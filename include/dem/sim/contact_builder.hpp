@@ -1,7 +1,7 @@
 #pragma once
 // Contact detection (Simulator::rebuild_contacts): sort the particles by grid cell and reorder every
 // per-particle array, compact the occupied cells, find each cell's neighbour rows, count and fill
-// the candidate pairs, carry history over by pair key, build the incident lists the particle kernel
+// the candidate pairs, carry history over from the previous list, build the incident lists the particle kernel
 // gathers through, and list each particle's boundary elements (boundary/boundary_set.hpp). The
 // kernels are in broad/uniform_grid.hpp and contact/contact_list.hpp; docs/architecture.md
 // describes the flow.
@@ -122,14 +122,35 @@ struct contact_builder {
     return {s.coord_, g, pos, s.contact_radius(), s.families_.max_margin(), active, s.cell_key_.data(), s.perm_.data()};
   }
 
+  // Frees buffers a rebuild no longer needs on backends that do not keep rebuild scratch (device
+  // memory limits the particle count; docs/performance.md, "Memory", has the phases and their peaks).
+  template <class... Buffers>
+  static void release(Buffers&... b) {
+    if constexpr (!Sim::backend_type::keeps_rebuild_scratch) (b.clear(), ...);
+  }
+
+  // Arrays a step of the rebuild overwrites whole are sized with discard_resize: freed before they
+  // grow, never copied.
   static void rebuild(Sim& s) {
     std::uint32_t n = s.num_particles_;
     const double detect = s.margin() + s.max_range_;  // pairs are listed up to this gap
+    // The listed forces are not read again before the next pair kernel writes them (forces_current_).
+    release(s.cforce_, s.ctorque_);
+    // The previous list, for the history carry (step 4): its pairs as ids, set aside before the
+    // sort moves the particles; its incident lists stay in place until step 5. (Whole, or not used.)
+    const std::uint32_t old_pairs = s.old_contacts_;
+    const bool carry = Sim::stores_history && old_pairs && s.pair_a_.size() == old_pairs && s.pair_b_.size() == old_pairs &&
+                       s.history_.size() == old_pairs && s.incident_entry_.size() == 2 * std::size_t(old_pairs) && s.incident_offset_.size() > 0;
+    if constexpr (Sim::stores_history) {
+      s.old_pair_a_.swap(s.pair_a_);
+      s.old_pair_b_.swap(s.pair_b_);
+      if (carry) s.backend_.for_each(old_pairs, contact::pair_ids_kernel{s.old_pair_a_.data(), s.old_pair_b_.data(), s.id_.data()});
+    }
     broad::grid g = grid_for(s, n);
 
     // 1. Sort particles by cell and reorder every per-particle array.
-    s.cell_key_.resize(n);
-    s.perm_.resize(n);
+    s.cell_key_.discard_resize(n);
+    s.perm_.discard_resize(n);
     s.backend_.for_each(n, key_kernel(s, g, s.pos_.data(), s.active_.data()));
     // Radix sorts cost a pass per digit: sort over the bits the keys use. Cell keys are below
     // `cells` (inactive_key's low bits, all ones, still sort last); ids are below the ids issued,
@@ -197,11 +218,11 @@ struct contact_builder {
 
     // 2. Compact occupied cells.
     const std::uint32_t num_cells = compact_cells(s, g, n, n_active);
-    s.row_first_.resize(9 * std::size_t(num_cells));
+    s.row_first_.discard_resize(9 * std::size_t(num_cells));
     s.backend_.for_each(num_cells, broad::cell_rows_kernel{g, s.cell_keys_.data(), num_cells, s.row_first_.data()});
 
     // 3. Count, scan and fill the candidate pairs.
-    s.pair_count_.resize(n + 1);
+    s.pair_count_.discard_resize(n + 1);
     const typename Sim::real m = static_cast<typename Sim::real>(detect);
     s.backend_.for_each(n_active, contact::pair_search_kernel<typename Sim::coord_space, false>{s.coord_, g, s.pos_.data(), search_radius, s.id_.data(),
                                                                                 s.cell_keys_.data(), s.cell_start_.data(), s.row_first_.data(),
@@ -212,47 +233,47 @@ struct contact_builder {
     if (total >= std::numeric_limits<std::uint32_t>::max() / 2)
       throw std::runtime_error("dem: the contact list would hold " + std::to_string(total) + " pairs, more than 2^31; reduce config.contact_margin or the particle count");
     const auto nc = static_cast<std::uint32_t>(total);
-    s.pair_a_.resize(nc);
-    s.pair_b_.resize(nc);
+    s.pair_a_.discard_resize(nc);
+    s.pair_b_.discard_resize(nc);
     if (nc)
       s.backend_.for_each(n_active, contact::pair_search_kernel<typename Sim::coord_space, true>{s.coord_, g, s.pos_.data(), search_radius, s.id_.data(),
                                                                                  s.cell_keys_.data(), s.cell_start_.data(), s.row_first_.data(),
                                                                                  s.head_.data(), s.slot_.data(), num_cells, m,
                                                                                  s.pair_count_.data(), s.pair_a_.data(), s.pair_b_.data(), s.family_masks()});
+    release(s.head_, s.slot_, s.row_first_, s.pair_count_);
 
-    // 4. Carry history over from the previous list by pair key; keep the new keys sorted.
+    // 4. Carry history over from the previous list: each new pair looked up among the old incident
+    //    entries of its A particle (by its storage index before the sort, perm_).
     if constexpr (Sim::stores_history) {
       s.history_.swap(s.old_history_);
-      s.contact_key_.swap(s.old_contact_key_);
-      s.contact_index_.swap(s.old_contact_index_);
-      s.history_.resize(nc);
-      s.contact_key_.resize(nc);
-      s.contact_index_.resize(nc);
+      s.history_.discard_resize(nc);
+      const std::uint32_t old_particles = carry ? static_cast<std::uint32_t>(s.incident_offset_.size() - 1) : 0;
       if (nc)
-        s.backend_.for_each(nc, contact::carry_history_kernel<typename Sim::pair_history>{s.pair_a_.data(), s.pair_b_.data(), s.id_.data(), s.old_contact_key_.data(),
-                                                                      s.old_contact_index_.data(), s.old_history_.data(), s.old_contacts_,
-                                                                      s.contact_key_.data(), s.contact_index_.data(), s.history_.data()});
-      if (nc) s.backend_.sort_pairs(s.contact_key_, s.contact_index_, nc, pair_bits);  // (id_a << 32) | id_b
+        s.backend_.for_each(nc, contact::carry_history_by_partner_kernel<typename Sim::pair_history>{
+                                    s.pair_a_.data(), s.pair_b_.data(), s.id_.data(), s.perm_.data(), old_particles, s.incident_offset_.data(),
+                                    s.incident_entry_.data(), s.old_pair_a_.data(), s.old_pair_b_.data(), s.old_history_.data(), s.history_.data()});
+      release(s.old_history_, s.old_pair_a_, s.old_pair_b_);
       s.old_contacts_ = nc;
     }
+    release(s.perm_);
     if constexpr (Sim::law_traits::writes_owner_wildcards) s.owner_increment_.resize(2 * std::size_t(nc));
     if constexpr (Sim::law_traits::writes_geometry_wildcards) s.geometry_increment_.resize(2 * std::size_t(nc));
 
     // 5. Incident lists for the per-particle gather, each particle's entries in partner-id order
     //    (a canonical summation order: see sim::incident_key_kernel).
-    s.incident_particle_.resize(2 * std::size_t(nc));
-    s.incident_entry_.resize(2 * std::size_t(nc));
-    s.incident_key_.resize(2 * std::size_t(nc));
-    s.incident_offset_.resize(n + 1);
+    s.incident_entry_.discard_resize(2 * std::size_t(nc));
+    s.incident_key_.discard_resize(2 * std::size_t(nc));
+    s.incident_offset_.discard_resize(n + 1);
     if (nc) {
       s.backend_.for_each(nc, sim::incident_key_kernel{s.pair_a_.data(), s.pair_b_.data(), s.id_.data(), s.incident_key_.data(), s.incident_entry_.data()});
       s.backend_.sort_pairs(s.incident_key_, s.incident_entry_, 2 * nc, pair_bits);  // (particle << 32) | partner id
-      s.backend_.for_each(2 * nc, sim::incident_particle_kernel{s.incident_key_.data(), s.incident_particle_.data()});
     }
-    s.backend_.for_each(n + 1, contact::incident_offset_kernel{s.incident_particle_.data(), 2 * nc, s.incident_offset_.data()});
+    s.backend_.for_each(n + 1, contact::incident_offset_kernel{s.incident_key_.data(), 2 * nc, s.incident_offset_.data()});
+    release(s.incident_key_);
+    if constexpr (!Sim::backend_type::keeps_rebuild_scratch) s.backend_.release_scratch();  // the sorts' scratch
 
-    s.cforce_.resize(nc);
-    s.ctorque_.resize(2 * std::size_t(nc));
+    s.cforce_.discard_resize(nc);
+    s.ctorque_.discard_resize(2 * std::size_t(nc));
     s.num_contacts_ = nc;
     s.backend_.for_each(n, sim::copy_kernel<typename Sim::position_type>{s.pos_.data(), s.pos_ref_.data()});
     if constexpr (Sim::deformable) {  // the radii the list was built for: their growth uses up the margin
@@ -278,8 +299,8 @@ struct contact_builder {
   // them): cell_keys_, cell_start_ (num_cells + 1 each) and per particle head_ and slot_; and the
   // levels of g located in them (locate_levels).
   static std::uint32_t compact_cells(Sim& s, broad::grid& g, std::uint32_t n, std::uint32_t n_active) {
-    s.head_.resize(n);
-    s.slot_.resize(n);
+    s.head_.discard_resize(n);
+    s.slot_.discard_resize(n);
     s.backend_.for_each(n, broad::cell_head_kernel{s.cell_key_.data(), s.head_.data()});
     s.backend_.for_each(n, sim::copy_kernel<std::uint32_t>{s.head_.data(), s.slot_.data()});
     const auto num_cells = static_cast<std::uint32_t>(s.backend_.exclusive_scan(s.slot_, n));
@@ -287,6 +308,7 @@ struct contact_builder {
     s.cell_start_.resize(num_cells + 1);
     s.backend_.for_each(n, broad::cell_compact_kernel{s.cell_key_.data(), s.head_.data(), s.slot_.data(), s.cell_keys_.data(), s.cell_start_.data()});
     s.backend_.for_each(1, contact::store_kernel<std::uint32_t>{s.cell_start_.data() + num_cells, n_active});
+    release(s.cell_key_);  // the particles are in cell order now (perm_ serves until the history carry)
     locate_levels(s, g, num_cells);
     return num_cells;
   }
@@ -300,12 +322,16 @@ struct contact_builder {
       const std::uint32_t n = s.num_particles_;
       if (!s.contacts_valid_ || n == 0) return;
       broad::grid g = grid_for(s, n);
-      s.cell_key_.resize(n);
-      s.perm_.resize(n);
+      s.cell_key_.discard_resize(n);
+      s.perm_.discard_resize(n);
       s.backend_.for_each(n, key_kernel(s, g, s.pos_ref_.data(), nullptr));
       const std::vector<std::uint64_t> keys = s.cell_key_.to_vector();
-      if (!std::is_sorted(keys.begin(), keys.end())) return;
+      if (!std::is_sorted(keys.begin(), keys.end())) {
+        release(s.cell_key_, s.perm_);
+        return;
+      }
       s.num_cells_ = compact_cells(s, g, n, n);
+      release(s.head_, s.slot_, s.perm_);
       s.grid_ = g;
       s.local_ready_ = true;
     }

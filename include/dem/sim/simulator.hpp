@@ -797,18 +797,20 @@ class Simulator {
   // plus coord::voxel's rounding carry.
   static constexpr std::size_t bytes_per_particle() {
     return 2 * sizeof(position_type) + (has_carry ? sizeof(carry_type) : 0) + 4 * sizeof(vec3<real>) + 3 * sizeof(real) +
-           4 * sizeof(std::uint32_t) +  // material and active (32 bits wide), id, the wall list's offset
+           5 * sizeof(std::uint32_t) +  // material and active (32 bits wide), id, the wall list's and the incident list's offsets
            sizeof(std::uint8_t) +       // touching pairs at the last evaluation (inspect::contacts)
            (law_traits::has_owner_wildcards ? sizeof(owner_wildcards_type) : 0) +
            (law_traits::has_geometry_wildcards ? sizeof(geometry_wildcards_type) : 0) +
            (Policies::rigid ? sizeof(quat<real>) + sizeof(vec3<real>) + sizeof(std::uint32_t) : 0) +  // orientation, inertia, shape
            (deformable ? 3 * sizeof(real) + sizeof(std::uint32_t) : 0);  // R' now, at the build, this step's; Newton iterations
   }
-  // Pair indices, results, incident entries; history twice (old and new list) with its sort keys
-  // only for laws that keep history; two increments per contact for laws that write wildcards.
+  // Held between builds: pair indices, results, two incident entries; history only for laws that
+  // keep it; two increments per contact for laws that write wildcards. A build's scratch comes on
+  // top, for the build alone on device backends (backend memory() measures the peak); backend::host
+  // keeps it allocated.
   static constexpr std::size_t bytes_per_contact() {
-    return 2 * sizeof(std::uint32_t) + 3 * sizeof(vec3<real>) + 2 * 2 * sizeof(std::uint32_t) +
-           (stores_history ? 2 * sizeof(pair_history) + 2 * (sizeof(std::uint64_t) + sizeof(std::uint32_t)) : 0) +
+    return 2 * sizeof(std::uint32_t) + 3 * sizeof(vec3<real>) + 2 * sizeof(std::uint32_t) +
+           (stores_history ? sizeof(pair_history) : 0) +
            (law_traits::writes_owner_wildcards ? 2 * sizeof(owner_wildcards_type) : 0) +
            (law_traits::writes_geometry_wildcards ? 2 * sizeof(geometry_wildcards_type) : 0) +
            (deformable ? 2 * sizeof(deform::cap_entry<real>) : 0);  // each side's cap at its first Newton iterate
@@ -1514,14 +1516,18 @@ class Simulator {
     sim::contact_builder<Simulator>::rebuild(*this);
   }
 
+  // Reorders b by perm_ through a scratch buffer of its type; the old array becomes the scratch,
+  // which backends that keep rebuild scratch reuse for the next array of the type, and the others
+  // free (at most one array's scratch held at a time).
   template <class T>
   void permute(buffer<T>& b, std::uint32_t stride = 1) {
     buffer<T>& scratch = scratch_for<T>();
-    scratch.resize(b.size());
+    scratch.discard_resize(b.size());
     backend_.for_each(num_particles_, broad::permute_kernel<T>{perm_.data(), b.data(), scratch.data(), stride});
     b.swap(scratch);
+    if constexpr (!Backend::keeps_rebuild_scratch) scratch.clear();
   }
-  // One scratch buffer per element type, reused across rebuilds.
+  // One scratch buffer per element type.
   template <class T>
   buffer<T>& scratch_for() {
     if constexpr (std::is_same_v<T, position_type>) return scratch_pos_;
@@ -1633,11 +1639,10 @@ class Simulator {
   buffer<geometry_wildcards_type> geometry_wc_;  // laws with geometry wildcards
   // Per listed pair.
   buffer<std::uint32_t> pair_a_, pair_b_;
-  buffer<pair_history> history_, old_history_;
+  buffer<pair_history> history_, old_history_;  // old_history_: the previous list's, during a rebuild
   buffer<vec3<real>> cforce_, ctorque_;  // ctorque_: 2 per contact (all A's, then all B's: contact_results)
-  buffer<std::uint64_t> contact_key_, old_contact_key_;
-  buffer<std::uint32_t> contact_index_, old_contact_index_;
-  buffer<std::uint32_t> incident_particle_, incident_entry_, incident_offset_;
+  buffer<std::uint32_t> old_pair_a_, old_pair_b_;  // during a rebuild: the previous list's pairs as ids (history carry)
+  buffer<std::uint32_t> incident_entry_, incident_offset_;
   buffer<owner_wildcards_type> owner_increment_;        // 2 per contact (laws that write wildcards)
   buffer<geometry_wildcards_type> geometry_increment_;
   // Broad-phase scratch.

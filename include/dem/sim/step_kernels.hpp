@@ -529,13 +529,6 @@ struct incident_key_kernel {
   }
 };
 
-// The particle of each sorted incident entry (the key's high half), for the offset search.
-struct incident_particle_kernel {
-  const std::uint64_t* key;
-  std::uint32_t* particle;
-  DEM_HD void operator()(index_t k) const { particle[k] = static_cast<std::uint32_t>(key[k] >> 32); }
-};
-
 // Small utility kernels (namespace scope: CUDA kernels cannot take private nested types).
 template <class T>
 struct copy_kernel {
