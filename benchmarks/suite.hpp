@@ -252,8 +252,8 @@ template <class Backend>
 struct memory_mark {
   std::size_t base = Backend::memory().live;
   memory_mark() { Backend::reset_memory_peak(); }
-  double held() const { return static_cast<double>(Backend::memory().live - base); }
-  double peak() const { return static_cast<double>(Backend::memory().peak - base); }
+  double held() const { return static_cast<double>(Backend::memory().live) - static_cast<double>(base); }
+  double peak() const { return static_cast<double>(Backend::memory().peak) - static_cast<double>(base); }
 };
 
 template <class Sim>

@@ -101,7 +101,7 @@ struct emulated_device {
     // Sets the size without keeping contents: the memory is poisoned (undefined on a GPU).
     void discard_resize(std::size_t n) {
       if (n > capacity_) {
-        ptr_.reset();
+        clear();  // (nothing held if the allocation below throws)
         ptr_ = allocate(n);
         capacity_ = n;
       }

@@ -316,7 +316,8 @@ struct state_io {
 
     const counters c = r.value<counters>("counters");
     if (c.num_particles > Sim::max_particles) r.fail(std::to_string(c.num_particles) + " particles, more than this simulator holds");
-    if (c.num_contacts > std::uint64_t(0x7fffffff)) r.fail(std::to_string(c.num_contacts) + " contacts");
+    if (c.num_contacts > std::uint64_t(0x7fffffff) || c.old_contacts > std::uint64_t(0x7fffffff))
+      r.fail(std::to_string(std::max(c.num_contacts, c.old_contacts)) + " contacts");
     const std::uint64_t ids = r.has("storage.ids") ? r.value<std::uint64_t>("storage.ids") : c.num_particles;
     if (ids < c.num_particles || ids >= 0xffffffffull) r.fail(std::to_string(ids) + " ids issued for " + std::to_string(c.num_particles) + " stored particles");
     if (c.lost > ids || c.lost < ids - c.num_particles) r.fail("the lost-particle count does not fit the particle counts");
@@ -335,7 +336,10 @@ struct state_io {
     s.prepared_ = c.prepared != 0;
     if (!std::isfinite(c.time) || !(c.r_max > 0) || !std::isfinite(c.r_max) || !(c.max_range >= 0) || !std::isfinite(c.max_range))
       r.fail("time, largest radius or law range is not valid");
-    if (Sim::stores_history && s.old_contacts_ != s.num_contacts_ && s.contacts_valid_) r.fail("inconsistent contact counts");
+    // A build leaves as many histories as listed pairs; the pairs of an invalid list are loaded only
+    // with a history (made again from its keys), so without one there is no list to count.
+    if (Sim::stores_history && s.old_contacts_ != s.num_contacts_) r.fail("inconsistent contact counts");
+    if (!Sim::stores_history && !s.contacts_valid_) s.num_contacts_ = 0;
 
     // Buffers, each with the count it must have.
     boundary::boundary_io<typename Sim::real, typename Sim::backend_type, typename Sim::plane_history>::load(r, s.walls_, n, s.materials_.size());
@@ -531,6 +535,10 @@ struct state_io {
         const std::uint32_t e = entry[k];
         if (e >= 2 * nc || ((e & 1u) ? b[e >> 1] : a[e >> 1]) != p)
           r.fail("incident entry " + std::to_string(k) + " does not belong to particle " + std::to_string(p));
+        // In partner-id order: the gather's summation order, searched by the history carry.
+        const auto partner = [&](std::uint32_t x) { return id[(x & 1u) ? a[x >> 1] : b[x >> 1]]; };
+        if (k > offset[p] && !(partner(entry[k - 1]) < partner(e)))
+          r.fail("incident entry " + std::to_string(k) + " of particle " + std::to_string(p) + " is not in partner-id order");
       }
     }
   }

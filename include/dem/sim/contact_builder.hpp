@@ -134,6 +134,7 @@ struct contact_builder {
   static void rebuild(Sim& s) {
     std::uint32_t n = s.num_particles_;
     const double detect = s.margin() + s.max_range_;  // pairs are listed up to this gap
+    broad::grid g = grid_for(s, n);  // (may refuse the domain: before anything is changed)
     // The listed forces are not read again before the next pair kernel writes them (forces_current_).
     release(s.cforce_, s.ctorque_);
     // The previous list, for the history carry (step 4): its pairs as ids, set aside before the
@@ -146,7 +147,6 @@ struct contact_builder {
       s.old_pair_b_.swap(s.pair_b_);
       if (carry) s.backend_.for_each(old_pairs, contact::pair_ids_kernel{s.old_pair_a_.data(), s.old_pair_b_.data(), s.id_.data()});
     }
-    broad::grid g = grid_for(s, n);
 
     // 1. Sort particles by cell and reorder every per-particle array.
     s.cell_key_.discard_resize(n);
@@ -270,7 +270,7 @@ struct contact_builder {
     }
     s.backend_.for_each(n + 1, contact::incident_offset_kernel{s.incident_key_.data(), 2 * nc, s.incident_offset_.data()});
     release(s.incident_key_);
-    if constexpr (!Sim::backend_type::keeps_rebuild_scratch) s.backend_.release_scratch();  // the sorts' scratch
+    if constexpr (!Sim::backend_type::keeps_rebuild_scratch) s.backend_.release_scratch();  // the sorts' scratch, before the results grow
 
     s.cforce_.discard_resize(nc);
     s.ctorque_.discard_resize(2 * std::size_t(nc));
@@ -293,6 +293,27 @@ struct contact_builder {
     ++s.rebuilds_;
     if constexpr (Sim::ledger_supported)
       if (s.ledger_primed_) s.carry_ledger_records();
+    // The wall list's and the ledger's sorts' scratch.
+    if constexpr (!Sim::backend_type::keeps_rebuild_scratch) s.backend_.release_scratch();
+  }
+
+  // After a build that threw (a buffer that could not grow, a list past 2^31 pairs): the particles
+  // may be half reordered, so no list of the old build is kept either; queries see an empty, invalid
+  // list, and the next build starts without history to carry.
+  static void abandon(Sim& s) noexcept {
+    s.contacts_valid_ = false;
+    s.forces_current_ = false;
+    s.local_ready_ = false;
+    s.num_contacts_ = 0;
+    s.old_contacts_ = 0;
+    s.pair_a_.clear();
+    s.pair_b_.clear();
+    s.old_pair_a_.clear();
+    s.old_pair_b_.clear();
+    s.history_.clear();
+    s.old_history_.clear();
+    s.incident_entry_.clear();
+    s.incident_offset_.clear();
   }
 
   // The occupied cells of the sorted keys cell_key_[0, n) (active particles first, n_active of

@@ -1505,9 +1505,14 @@ class Simulator {
     try {
       rebuild_contacts_now();
     } catch (const allocation_error& e) {
+      sim::contact_builder<Simulator>::abandon(*this);
       throw allocation_error(context(), e);
     } catch (const std::bad_alloc&) {
+      sim::contact_builder<Simulator>::abandon(*this);
       throw allocation_error(context() + ": out of memory");
+    } catch (...) {
+      sim::contact_builder<Simulator>::abandon(*this);
+      throw;
     }
   }
   void rebuild_contacts_now() {
