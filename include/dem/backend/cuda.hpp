@@ -81,12 +81,13 @@ __global__ void __launch_bounds__(block_size) for_each_kernel(index_t n, F f) {
     f(static_cast<index_t>(i));
 }
 
-// f(i) as a double: the transform of reduce_sum and reduce_max.
+// f(begin + i) as a double into out[i], i in [0, n).
 template <class F>
-struct as_double {
-  F f;
-  __host__ __device__ double operator()(index_t i) const { return static_cast<double>(f(i)); }
-};
+__global__ void __launch_bounds__(block_size) evaluate_kernel(index_t begin, index_t n, F f, double* out) {
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    out[i] = static_cast<double>(f(static_cast<index_t>(begin + i)));
+}
 
 template <class T>
 __global__ void __launch_bounds__(block_size) fill_kernel(T* p, std::uint64_t n, T value) {
@@ -311,18 +312,18 @@ struct cuda {
     return result;
   }
 
-  // Sum of f(i) over [0, n) in double, reduced by CUB over the indices (no array of the values).
+  // Sum of f(i) over [0, n) in double: evaluated into scratch in chunks, reduced by CUB.
   template <class F>
   double reduce_sum(index_t n, const F& f) {
     if (n == 0) return 0.0;
-    return reduce(n, f, ::cuda::std::plus<>{}, 0.0);
+    return reduce(n, f, ::cuda::std::plus<>{}, 0.0, "reduce_sum evaluate kernel launch");
   }
 
   // Maximum of f(i) over [0, n) (-1e308 when n == 0), same floor as host.
   template <class F>
   double reduce_max(index_t n, const F& f) {
     if (n == 0) return -1.0e308;
-    return reduce(n, f, ::cuda::maximum<>{}, -1.0e308);
+    return reduce(n, f, ::cuda::maximum<>{}, -1.0e308, "reduce_max evaluate kernel launch");
   }
 
   // f(i) folded with op over [0, n) from `identity` (CUB's TransformReduce over the indices: no
@@ -346,15 +347,33 @@ struct cuda {
   void synchronize() const { DEM_CUDA_CHECK(cudaDeviceSynchronize()); }
 
  private:
-  // f(i) as a double, reduced over the indices by CUB (no array of n values in device memory).
+  // f(i) evaluated as doubles into scratch, reduce_chunk at a time, each chunk reduced by CUB into
+  // a partial, then the partials (for n <= reduce_chunk: one reduction, as a plain Reduce). The
+  // scratch stays at most 8 MiB whatever n is. One CUB reduction is instantiated per operator, not
+  // one per f as TransformReduce over the indices would: with the reductions of every simulator in a
+  // unit, that quadrupled the CUB kernels nvcc compiles (CI, 2026-12-07).
+  static constexpr index_t reduce_chunk = index_t(1) << 20;
   template <class F, class Op>
-  double reduce(index_t n, const F& f, Op op, double init) {
+  double reduce(index_t n, const F& f, Op op, double init, const char* what) {
+    const index_t chunks = (n - 1) / reduce_chunk + 1, width = n < reduce_chunk ? n : reduce_chunk;
+    values_.discard_resize(std::size_t(width) + chunks);
+    double* v = values_.data();
+    double* partial = v + width;
     double* out = reinterpret_cast<double*>(scalar());
-    const thrust::counting_iterator<index_t> first(0);
-    const detail::as_double<F> value{f};
-    std::size_t temp = 0;
-    DEM_CUDA_CHECK(cub::DeviceReduce::TransformReduce(nullptr, temp, first, out, n, op, value, init));
-    DEM_CUDA_CHECK(cub::DeviceReduce::TransformReduce(workspace(temp), temp, first, out, n, op, value, init));
+    std::size_t temp = 0, temp_partials = 0;
+    DEM_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, temp, v, partial, width, op, init));
+    DEM_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, temp_partials, partial, out, chunks, op, init));
+    if (temp_partials > temp) temp = temp_partials;
+    void* ws = workspace(temp);
+    for (index_t k = 0; k < chunks; ++k) {
+      const index_t begin = k * reduce_chunk, count = n - begin < reduce_chunk ? n - begin : reduce_chunk;
+      detail::evaluate_kernel<F><<<detail::grid_for(count), detail::block_size>>>(begin, count, f, v);
+      detail::check_launch(what);
+      std::size_t bytes = temp;
+      DEM_CUDA_CHECK(cub::DeviceReduce::Reduce(ws, bytes, v, partial + k, count, op, init));
+    }
+    std::size_t bytes = temp;
+    DEM_CUDA_CHECK(cub::DeviceReduce::Reduce(ws, bytes, partial, out, chunks, op, init));
     double result = 0.0;
     DEM_CUDA_CHECK(cudaMemcpy(&result, out, sizeof(result), cudaMemcpyDeviceToHost));
     return result;
@@ -376,6 +395,7 @@ struct cuda {
   buffer<unsigned char> workspace_;
   buffer<unsigned char> key_alt_;
   buffer<std::uint32_t> value_alt_;
+  buffer<double> values_;  // reduce's chunk of values and its partials (at most 8 MiB)
   buffer<std::uint64_t> scalar_;
   buffer<unsigned char> result_;  // transform_reduce's result (any trivially copyable T)
 };

@@ -180,7 +180,7 @@ struct emulated_device {
 
   // Bytes this backend's buffers hold, now and at most since reset_memory_peak(), as backend::cuda
   // counts its device memory (backend/memory_meter.hpp): the sort's scratch is two of its buffers, as
-  // there; the reductions' scratch is host memory here (CUB's reductions need none per element).
+  // there; the reductions' scratch is host memory here (backend::cuda holds at most 8 MiB for it).
   static memory_use memory() noexcept { return memory_meter<emulated_device>::read(); }
   static void reset_memory_peak() noexcept { memory_meter<emulated_device>::reset_peak(); }
   // As backend::cuda: scratch used only by a rebuild is freed when it is done with.
