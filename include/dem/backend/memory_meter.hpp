@@ -3,8 +3,9 @@
 // high-water mark). Every backend's buffer reports its allocations and frees here, one meter per
 // backend type, over all its instances; a buffer that grows counts its new allocation before its
 // old one is freed, as the memory really is held. What the meter cannot see: allocations outside
-// the buffers (CUB's scratch is a buffer and counted; the CUDA context and the host's std::vector
-// scratch of the reductions are not). Benchmarks report the peak per particle (benchmarks/suite.hpp),
+// the buffers (CUB's scratch is a buffer and counted; the CUDA context is not, nor are the host's
+// std::vector scratch arrays: the reductions' partials and backend::host's radix-sort scratch, n
+// keys and values of the largest sort, kept between calls). Benchmarks report the peak per particle (benchmarks/suite.hpp),
 // tests bound it (tests/sim/test_memory.cpp); docs/performance.md, "Memory", has the figures.
 #include <atomic>
 #include <cstddef>
