@@ -5,10 +5,11 @@
 // no transformation. Each rebuild carries history over by looking the pair up in the previous
 // list: among the old incident entries of A's storage index before the cell sort, sorted by partner
 // id (carry_history_by_partner_kernel); pairs that are new start from zero-initialised history.
-// Forces are gathered per particle through an incident list (CSR, sorted by particle), which
-// makes the summation order fixed: same bits for any thread count, no float atomics.
+// Forces are gathered per particle through an incident list (CSR by particle, each particle's entries
+// in partner-id order: incident_*_kernel), which makes the summation order fixed: same bits for any thread count, no float atomics.
 #include <cstdint>
 
+#include "dem/backend/atomic.hpp"
 #include "dem/broad/uniform_grid.hpp"
 #include "dem/config.hpp"
 #include "dem/family/rule.hpp"
@@ -137,19 +138,90 @@ struct carry_history_kernel {
   }
 };
 
-// offset[p] = first incident entry of particle p, p in [0, n], from the sorted incident keys
-// (particle << 32 | partner id).
-struct incident_offset_kernel {
-  const std::uint64_t* key;
-  std::uint32_t entries;
-  std::uint32_t* offset;
+// The incident lists (CSR: offset[p] .. offset[p + 1] are particle p's entries; entry 2c is pair
+// c's A side, 2c + 1 its B side), built by counting instead of sorting: no keys and no sort scratch
+// (device memory), three passes.
+// 1. Each particle's degree, counted into offset[0, n) (zeroed first; integer atomics, so the
+//    counts do not depend on the order), then scanned.
+struct incident_degree_kernel {
+  const std::uint32_t* pair_a;
+  const std::uint32_t* pair_b;
+  std::uint32_t* degree;
+  DEM_HD void operator()(index_t c) const {
+    atomic::add(&degree[pair_a[c]], 1u);
+    atomic::add(&degree[pair_b[c]], 1u);
+  }
+};
+
+// 2. Each entry written into a free slot of its particle's range (fill: zeroed, one per particle;
+//    the order within a range is whatever the threads make it, until pass 3).
+struct incident_scatter_kernel {
+  const std::uint32_t* pair_a;
+  const std::uint32_t* pair_b;
+  const std::uint32_t* offset;
+  std::uint32_t* fill;
+  std::uint32_t* entry;
+  DEM_HD void operator()(index_t c) const {
+    const std::uint32_t a = pair_a[c], b = pair_b[c];
+    entry[offset[a] + atomic::fetch_add(&fill[a], 1u)] = 2 * c;
+    entry[offset[b] + atomic::fetch_add(&fill[b], 1u)] = 2 * c + 1;
+  }
+};
+
+// 3. Each particle's entries sorted by partner id. A particle's partners are distinct, so the order
+//    is unique: the gather (sim::particle_update_kernel) then sums in a canonical order, the same
+//    bits for any thread count, rebuild schedule or storage order. Short ranges (nearly all) by
+//    insertion on (partner id, entry) words held by the thread; longer ones (a large grain in a wide
+//    size distribution) by heapsort in place.
+struct incident_order_kernel {
+  static constexpr std::uint32_t held = 32;
+  const std::uint32_t* pair_a;
+  const std::uint32_t* pair_b;
+  const std::uint32_t* id;
+  const std::uint32_t* offset;
+  std::uint32_t* entry;
+  DEM_HD std::uint32_t partner(std::uint32_t e) const { return id[(e & 1u) ? pair_a[e >> 1] : pair_b[e >> 1]]; }
   DEM_HD void operator()(index_t p) const {
-    std::uint32_t lo = 0, hi = entries;
-    while (lo < hi) {
-      const std::uint32_t mid = lo + (hi - lo) / 2;
-      if (static_cast<std::uint32_t>(key[mid] >> 32) < p) lo = mid + 1; else hi = mid;
+    std::uint32_t* first = entry + offset[p];
+    const std::uint32_t k = offset[p + 1] - offset[p];
+    if (k <= held) {
+      std::uint64_t w[held];
+      for (std::uint32_t i = 0; i < k; ++i) {
+        const std::uint64_t v = (static_cast<std::uint64_t>(partner(first[i])) << 32) | first[i];
+        std::uint32_t j = i;
+        for (; j > 0 && w[j - 1] > v; --j) w[j] = w[j - 1];
+        w[j] = v;
+      }
+      for (std::uint32_t i = 0; i < k; ++i) first[i] = static_cast<std::uint32_t>(w[i]);
+      return;
     }
-    offset[p] = lo;
+    // Heapsort (no scratch), the keys gathered at each comparison.
+    auto sift = [&](std::uint32_t root, std::uint32_t end) {
+      const std::uint32_t e = first[root], key = partner(e);
+      for (;;) {
+        std::uint32_t child = 2 * root + 1;
+        if (child >= end) break;
+        std::uint32_t ck = partner(first[child]);
+        if (child + 1 < end) {
+          const std::uint32_t rk = partner(first[child + 1]);
+          if (rk > ck) {
+            ++child;
+            ck = rk;
+          }
+        }
+        if (ck <= key) break;
+        first[root] = first[child];
+        root = child;
+      }
+      first[root] = e;
+    };
+    for (std::uint32_t r = k / 2; r-- > 0;) sift(r, k);
+    for (std::uint32_t end = k - 1; end > 0; --end) {
+      const std::uint32_t top = first[0];
+      first[0] = first[end];
+      first[end] = top;
+      sift(0, end);
+    }
   }
 };
 

@@ -70,7 +70,7 @@ struct overrun_kernel {
 };
 
 // Whether particle i's listed partners include the particle with id `partner_id`: its incident
-// entries are sorted by partner id (sim::incident_key_kernel), so a binary search.
+// entries are sorted by partner id (contact::incident_order_kernel), so a binary search.
 DEM_HD inline bool listed_with(index_t i, std::uint32_t partner_id, const std::uint32_t* incident_offset, const std::uint32_t* incident_entry,
                                const std::uint32_t* pair_a, const std::uint32_t* pair_b, const std::uint32_t* id) {
   std::uint32_t lo = incident_offset[i], hi = incident_offset[i + 1];

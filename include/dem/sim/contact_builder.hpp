@@ -153,11 +153,10 @@ struct contact_builder {
     s.perm_.discard_resize(n);
     s.backend_.for_each(n, key_kernel(s, g, s.pos_.data(), s.active_.data()));
     // Radix sorts cost a pass per digit: sort over the bits the keys use. Cell keys are below
-    // `cells` (inactive_key's low bits, all ones, still sort last); ids are below the ids issued,
-    // storage positions below n.
+    // `cells` (inactive_key's low bits, all ones, still sort last).
     const int cell_bits = std::bit_width(g.key_count());  // < 2^64 (checked in grid_for)
-    const int pair_bits = 32 + std::bit_width(static_cast<std::uint64_t>(std::max(n, s.num_ids_)));
     s.backend_.sort_pairs(s.cell_key_, s.perm_, n, cell_bits);
+    if constexpr (!Sim::backend_type::keeps_rebuild_scratch) s.backend_.release_scratch();  // the sort's alternate arrays
     // A diverged particle or a failed radius solve recorded this step names a storage index: it
     // moves with the sort (an error path: the run stops at the step's end, so a host search is fine).
     std::array<std::uint32_t, sim::status_words> status = s.read_status();
@@ -240,7 +239,7 @@ struct contact_builder {
                                                                                  s.cell_keys_.data(), s.cell_start_.data(), s.row_first_.data(),
                                                                                  s.head_.data(), s.slot_.data(), num_cells, m,
                                                                                  s.pair_count_.data(), s.pair_a_.data(), s.pair_b_.data(), s.family_masks()});
-    release(s.head_, s.slot_, s.row_first_, s.pair_count_);
+    release(s.head_, s.slot_, s.row_first_);  // (pair_count_ serves again in step 5)
 
     // 4. Carry history over from the previous list: each new pair looked up among the old incident
     //    entries of its A particle (by its storage index before the sort, perm_).
@@ -260,17 +259,21 @@ struct contact_builder {
     if constexpr (Sim::law_traits::writes_geometry_wildcards) s.geometry_increment_.resize(2 * std::size_t(nc));
 
     // 5. Incident lists for the per-particle gather, each particle's entries in partner-id order
-    //    (a canonical summation order: see sim::incident_key_kernel).
+    //    (a canonical summation order), built by counting: degrees, scan, scatter, then each
+    //    particle's entries ordered in place (contact::incident_*_kernel; no keys, no sort).
     s.incident_entry_.discard_resize(2 * std::size_t(nc));
-    s.incident_key_.discard_resize(2 * std::size_t(nc));
     s.incident_offset_.discard_resize(n + 1);
+    s.backend_.for_each(n + 1, sim::zero_kernel{s.incident_offset_.data()});
+    if (nc) s.backend_.for_each(nc, contact::incident_degree_kernel{s.pair_a_.data(), s.pair_b_.data(), s.incident_offset_.data()});
+    s.backend_.exclusive_scan(s.incident_offset_, n + 1);
     if (nc) {
-      s.backend_.for_each(nc, sim::incident_key_kernel{s.pair_a_.data(), s.pair_b_.data(), s.id_.data(), s.incident_key_.data(), s.incident_entry_.data()});
-      s.backend_.sort_pairs(s.incident_key_, s.incident_entry_, 2 * nc, pair_bits);  // (particle << 32) | partner id
+      s.backend_.for_each(n, sim::zero_kernel{s.pair_count_.data()});  // each particle's entries placed so far
+      s.backend_.for_each(nc, contact::incident_scatter_kernel{s.pair_a_.data(), s.pair_b_.data(), s.incident_offset_.data(), s.pair_count_.data(),
+                                                               s.incident_entry_.data()});
+      s.backend_.for_each(n, contact::incident_order_kernel{s.pair_a_.data(), s.pair_b_.data(), s.id_.data(), s.incident_offset_.data(),
+                                                            s.incident_entry_.data()});
     }
-    s.backend_.for_each(n + 1, contact::incident_offset_kernel{s.incident_key_.data(), 2 * nc, s.incident_offset_.data()});
-    release(s.incident_key_);
-    if constexpr (!Sim::backend_type::keeps_rebuild_scratch) s.backend_.release_scratch();  // the sorts' scratch, before the results grow
+    release(s.pair_count_);
 
     s.cforce_.discard_resize(nc);
     s.ctorque_.discard_resize(2 * std::size_t(nc));
@@ -293,7 +296,7 @@ struct contact_builder {
     ++s.rebuilds_;
     if constexpr (Sim::ledger_supported)
       if (s.ledger_primed_) s.carry_ledger_records();
-    // The wall list's and the ledger's sorts' scratch.
+    // The wall list's and the ledger's sorts' alternate arrays.
     if constexpr (!Sim::backend_type::keeps_rebuild_scratch) s.backend_.release_scratch();
   }
 

@@ -1651,7 +1651,7 @@ class Simulator {
   buffer<owner_wildcards_type> owner_increment_;        // 2 per contact (laws that write wildcards)
   buffer<geometry_wildcards_type> geometry_increment_;
   // Broad-phase scratch.
-  buffer<std::uint64_t> cell_key_, cell_keys_, incident_key_;
+  buffer<std::uint64_t> cell_key_, cell_keys_;
   buffer<std::uint32_t> perm_, head_, slot_, cell_start_, row_first_, pair_count_, level_first_;
   buffer<position_type> scratch_pos_;
   buffer<vec3<real>> scratch_vec_;

@@ -510,25 +510,6 @@ struct wall_elastic_energy_of {
   }
 };
 
-// Two incident entries per contact, keyed (particle << 32 | partner's id): sorted, each particle's
-// entries come in partner-id order whatever the order in which the pairs were found, so the gather
-// sums in a canonical order (the same bits for any thread count, rebuild schedule or particle
-// storage order).
-struct incident_key_kernel {
-  const std::uint32_t* pair_a;
-  const std::uint32_t* pair_b;
-  const std::uint32_t* id;
-  std::uint64_t* key;
-  std::uint32_t* entry;
-  DEM_HD void operator()(index_t c) const {
-    const std::uint32_t a = pair_a[c], b = pair_b[c];
-    key[2 * c] = (static_cast<std::uint64_t>(a) << 32) | id[b];
-    entry[2 * c] = 2 * c;
-    key[2 * c + 1] = (static_cast<std::uint64_t>(b) << 32) | id[a];
-    entry[2 * c + 1] = 2 * c + 1;
-  }
-};
-
 // Small utility kernels (namespace scope: CUDA kernels cannot take private nested types).
 template <class T>
 struct copy_kernel {
