@@ -299,7 +299,9 @@ TEST_CASE("storage: compaction disturbs nothing: a bed beside particles that lea
   }
   CHECK(beside.num_removed() + beside.num_lost() == 60 + alone.num_lost());  // the bed may lose a few over its edge, in both runs
   CHECK(beside.num_stored() == alone.num_stored());
-  CHECK(alone.num_touching_pairs() > (sanitized ? 5u : 20u));  // the bed is in contact, with the floor and within (12 at 80 ms)
+  // The bed is in contact, with the floor and within (12 at 80 ms; at 120 ms over 20 before and 18
+  // since B's torque is derived from A's: one instant's count in a landing bed follows the last bits).
+  CHECK(alone.num_touching_pairs() > (sanitized ? 5u : 10u));
 }
 
 TEST_CASE("inlet and outlet: bad input, and a rate that cannot be met, are refused by name") {

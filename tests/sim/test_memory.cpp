@@ -65,7 +65,6 @@ TEST_CASE("memory: the peak inside a rebuild, per particle; device backends free
                              << " listed pairs per particle; state " << sim::bytes_per_particle() << " B");
   CHECK(steady <= peak);
   if constexpr (!test_backend::keeps_rebuild_scratch) {
-    CHECK(steady < peak);  // the rebuild's scratch came and went
     // Between rebuilds: the state and each listed pair's indices, history, results and incident
     // entries (bytes_per_particle, bytes_per_contact), the occupied cells' keys and starts.
     // Whatever a build allocates for itself alone is gone.
@@ -75,9 +74,10 @@ TEST_CASE("memory: the peak inside a rebuild, per particle; device backends free
     // element reduced, up to 2^20); the emulated device keeps the last in host memory.
     const double fixed = std::string(test_backend::name) == "cuda" ? (8.0 * (n + pairs + 2) + 262144.0) / n : 0.0;
     CHECK(steady <= sim::bytes_per_particle() + sim::bytes_per_contact() * pairs / n + cells + walls + fixed);
-    // At the peak (the incident list's sort: its keys and the sort's alternate arrays, 40 B per
-    // pair, while the listed forces and torques, 36 B, are freed), at most 8 B per listed pair and
-    // 16 B per particle more (the emulated device: 11 B).
-    CHECK(peak <= steady + 8 * pairs / n + 16 + fixed);
+    // A build's scratch never outweighs the listed forces and torques it frees while it runs (made
+    // again last, after the wall list): the peak is the steady state, plus the wall list's carry map
+    // while the forces come back (the emulated device: 0.25 B per particle over it; 11 B when the
+    // incident lists were sorted by key and the forces came back before the wall list).
+    CHECK(peak <= steady + 2 + fixed);
   }
 }

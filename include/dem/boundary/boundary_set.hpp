@@ -456,6 +456,8 @@ class boundary_set {
   // Where each entry's history came from at the last build (not_carried: new), for other per-entry
   // records carried the same way (the energy ledger's).
   const buffer<std::uint32_t>& carried_from() const { return from_; }
+  // After a build's carries (the ledger's too), on backends that do not keep rebuild scratch.
+  void release_carried_from() { from_.clear(); }
 
   // ---- readouts ---------------------------------------------------------------------------------
   // The particles' load on boundary b at the last force evaluation; torque about `about` (world).

@@ -157,6 +157,10 @@ struct composed {
       return s;
     }
 
+    // The force and a couple only: the pair kernels may then keep A's torque alone and derive B's
+    // (sim::contact_results).
+    static constexpr bool sets_torque_only_force = false;
+
     DEM_HD contact_force<Real> operator()(const contact<Real>& c, const params& p, history& h) const {
       const contact_state<Real> s = run(c, p, h);
       contact_force<Real> r;

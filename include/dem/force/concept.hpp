@@ -18,6 +18,9 @@
 //   DEM_HD static Real range(const params&);                   acts up to this gap beyond touching
 //                                                              (cohesion); contact detection honours it
 //   DEM_HD static Real elastic_energy(const contact<Real>&, const params&, const history&);
+//   static constexpr bool sets_torque_only_force = false;     never sets contact_force::torque_only_force:
+//                                                              on spheres, B's torque is then derived
+//                                                              from A's (12 bytes per pair less)
 #include <concepts>
 #include <type_traits>
 
@@ -59,6 +62,10 @@ struct law_traits {
   }();
   static constexpr bool writes_wildcards = writes_owner_wildcards || writes_geometry_wildcards;
   static constexpr bool has_range = requires(const params& p) { L::range(p); };
+  static constexpr bool sets_torque_only_force = [] {
+    if constexpr (requires { { L::sets_torque_only_force } -> std::convertible_to<bool>; }) return bool(L::sets_torque_only_force);
+    else return true;  // a law that does not say may set it
+  }();
 };
 
 template <class L, class Real>

@@ -68,7 +68,9 @@ struct access {
     require_forces(s);
     detail::contact_accumulator a = detail::contact_accumulator::identity();
     if (s.num_particles_) {
-      const bool counted = s.num_contacts_ > 0 && s.touching_count_.size() == std::size_t(s.num_particles_);
+      // Counted by the particle kernel once asked for (Simulator::count_touching).
+      if (s.num_contacts_ > 0 && (!s.count_touching_ || s.touching_count_.size() != std::size_t(s.num_particles_))) s.count_touching();
+      const bool counted = s.num_contacts_ > 0;
       typename Sim::template buffer<std::uint32_t> selected(s.num_particles_);
       a = s.backend_.transform_reduce(s.num_particles_,
                                       detail::contact_selection_kernel<P, R, Filter>{s.view(), s.coord_, counted ? s.touching_count_.data() : nullptr,

@@ -418,7 +418,7 @@ struct state_io {
     s.build_params();
     if (s.contacts_valid_) {
       s.cforce_.resize(nc);
-      s.ctorque_.resize(2 * nc);
+      s.ctorque_.resize(Sim::torques_per_pair * nc);
       if constexpr (Sim::law_traits::writes_owner_wildcards) s.owner_increment_.resize(2 * nc);
       if constexpr (Sim::law_traits::writes_geometry_wildcards) s.geometry_increment_.resize(2 * nc);
     }

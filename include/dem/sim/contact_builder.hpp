@@ -275,8 +275,6 @@ struct contact_builder {
     }
     release(s.pair_count_);
 
-    s.cforce_.discard_resize(nc);
-    s.ctorque_.discard_resize(2 * std::size_t(nc));
     s.num_contacts_ = nc;
     s.backend_.for_each(n, sim::copy_kernel<typename Sim::position_type>{s.pos_.data(), s.pos_ref_.data()});
     if constexpr (Sim::deformable) {  // the radii the list was built for: their growth uses up the margin
@@ -287,6 +285,14 @@ struct contact_builder {
     // 6. The wall list: each particle's boundary elements within the boundary margin.
     s.walls_.template build<typename Sim::coord_space>(s.backend_, s.coord_, s.pos_.data(), search_radius, s.id_.data(), n, n_active, s.boundary_margin() + s.max_range_,
                                                        s.family_masks());
+    // The listed forces and torques last: the wall list's build, with its carry and sort, then peaks
+    // without them (device memory).
+    if constexpr (!Sim::backend_type::keeps_rebuild_scratch) {
+      s.backend_.release_scratch();  // the wall sort's alternate arrays
+      if (!ledger_carries(s)) s.walls_.release_carried_from();  // where each wall entry came from: for the ledger's carry alone
+    }
+    s.cforce_.discard_resize(nc);
+    s.ctorque_.discard_resize(Sim::torques_per_pair * nc);
     s.contacts_valid_ = true;
     // Kept for the local check between builds (sim/local_validity.hpp): the grid and its cells.
     s.grid_ = g;
@@ -294,15 +300,22 @@ struct contact_builder {
     s.local_ready_ = true;
     s.kept_with_overrun_ = false;
     ++s.rebuilds_;
-    if constexpr (Sim::ledger_supported)
-      if (s.ledger_primed_) s.carry_ledger_records();
-    // The wall list's and the ledger's sorts' alternate arrays.
-    if constexpr (!Sim::backend_type::keeps_rebuild_scratch) s.backend_.release_scratch();
+    if (ledger_carries(s)) s.carry_ledger_records();
+    // The ledger's sort's alternate arrays, and where each wall entry came from (the carries are done).
+    if constexpr (!Sim::backend_type::keeps_rebuild_scratch) {
+      s.backend_.release_scratch();
+      s.walls_.release_carried_from();
+    }
   }
 
   // After a build that threw (a buffer that could not grow, a list past 2^31 pairs): the particles
   // may be half reordered, so no list of the old build is kept either; queries see an empty, invalid
   // list, and the next build starts without history to carry.
+  static bool ledger_carries(const Sim& s) {
+    if constexpr (Sim::ledger_supported) return s.ledger_primed_;
+    else return false;
+  }
+
   static void abandon(Sim& s) noexcept {
     s.contacts_valid_ = false;
     s.forces_current_ = false;

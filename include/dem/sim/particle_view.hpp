@@ -114,7 +114,9 @@ struct rigid_view {
 // they end).
 template <class History, int Slots>
 struct slot_histories {
-  std::uint64_t touching;
+  // Bit k: slot k touched at the last evaluation. 32 bits where they suffice (spheres: 1 slot), so
+  // that a sphere's boundary entry under a 12-byte history takes 16 bytes, not 24.
+  std::conditional_t<(Slots <= 32), std::uint32_t, std::uint64_t> touching;
   History slot[Slots];
 };
 
@@ -132,11 +134,15 @@ DEM_HD inline int lowest_bit(std::uint64_t x) {
 // stores each half as a stream of vec3s, which GCC vectorises (interleaved, [2c] and [2c + 1], it
 // stored each lane's six values one by one). An incident entry e (2c for A, 2c + 1 for B) finds
 // its torque without a branch (on_side).
+// Where the policies allow (policies::one_torque_per_pair: spheres, a law without
+// torque_only_force) only A's half is stored: B's torque is T_B = -d x F - T_A, d = x_A - x_B,
+// since T_A + T_B = (branch_a - branch_b) x F and branch_a - branch_b = -d for two spheres.
 template <class Real>
 struct contact_results {
   vec3<Real>* force;   // on A (B gets its negative)
-  vec3<Real>* torque;  // 2 per contact: A's, then B's
+  vec3<Real>* torque;  // 2 per contact: A's, then B's (1 per contact: A's, with one_torque_per_pair)
   std::size_t pairs;
+  const std::uint32_t* pair_a;  // for B's torque, with one_torque_per_pair
   DEM_HD std::size_t on_side(std::uint32_t e) const { return (e >> 1) + (e & 1u) * pairs; }
 };
 

@@ -99,6 +99,12 @@ struct policies {
   using pair_history = typename detail::shape_types<Shape, real, typename law::history>::pair_history;
   using plane_history = typename detail::shape_types<Shape, real, typename law::history>::plane_history;
   using host_template = typename detail::host_template_of<Shape>::type;
+  // Spheres under a law whose torques come from the force and a couple (no torque_only_force): the
+  // pair kernel stores A's torque only and the particle kernel derives B's from the centres
+  // (sim::contact_results). Not with an integrator that drifts after the force: on device backends
+  // the particle kernel then moves particles while others read their centres.
+  static constexpr bool one_torque_per_pair =
+      !rigid && !dem::force::law_traits<law>::sets_torque_only_force && !integrate::drifts_after_force<Integrator>;
   static_assert(!rigid || !dem::force::law_traits<law>::has_range || requires { requires Shape::supports_range; },
                 "dem::policies: this shape's narrow phase reports overlaps only, so it cannot be used with a force law that has a range (cohesion).");
 };

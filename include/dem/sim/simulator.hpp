@@ -798,18 +798,17 @@ class Simulator {
   static constexpr std::size_t bytes_per_particle() {
     return 2 * sizeof(position_type) + (has_carry ? sizeof(carry_type) : 0) + 4 * sizeof(vec3<real>) + 3 * sizeof(real) +
            5 * sizeof(std::uint32_t) +  // material and active (32 bits wide), id, the wall list's and the incident list's offsets
-           sizeof(std::uint8_t) +       // touching pairs at the last evaluation (inspect::contacts)
            (law_traits::has_owner_wildcards ? sizeof(owner_wildcards_type) : 0) +
            (law_traits::has_geometry_wildcards ? sizeof(geometry_wildcards_type) : 0) +
            (Policies::rigid ? sizeof(quat<real>) + sizeof(vec3<real>) + sizeof(std::uint32_t) : 0) +  // orientation, inertia, shape
            (deformable ? 3 * sizeof(real) + sizeof(std::uint32_t) : 0);  // R' now, at the build, this step's; Newton iterations
   }
-  // Held between builds: pair indices, results, two incident entries; history only for laws that
+  // Held between builds: pair indices, results (the force, one or two torques), two incident entries; history only for laws that
   // keep it; two increments per contact for laws that write wildcards. A build's scratch comes on
   // top, for the build alone on device backends (backend memory() measures the peak); backend::host
   // keeps it allocated.
   static constexpr std::size_t bytes_per_contact() {
-    return 2 * sizeof(std::uint32_t) + 3 * sizeof(vec3<real>) + 2 * sizeof(std::uint32_t) +
+    return 2 * sizeof(std::uint32_t) + (1 + torques_per_pair) * sizeof(vec3<real>) + 2 * sizeof(std::uint32_t) +
            (stores_history ? sizeof(pair_history) : 0) +
            (law_traits::writes_owner_wildcards ? 2 * sizeof(owner_wildcards_type) : 0) +
            (law_traits::writes_geometry_wildcards ? 2 * sizeof(geometry_wildcards_type) : 0) +
@@ -1244,7 +1243,8 @@ class Simulator {
   }
   // The radius contacts see: the deformed R' for deformable spheres, else the radius.
   real* contact_radius() { return deformable ? deformed_.data() : radius_.data(); }
-  sim::contact_results<real> results() { return {cforce_.data(), ctorque_.data(), num_contacts_}; }
+  sim::contact_results<real> results() { return {cforce_.data(), ctorque_.data(), num_contacts_, pair_a_.data()}; }
+  static constexpr std::size_t torques_per_pair = Policies::one_torque_per_pair ? 1 : 2;  // (sim::contact_results)
   family::mask_view family_masks() { return sim::families<Simulator>::masks(*this); }
   // Per family id a particle can hold: its extra detection margin (family/margin.hpp).
   const real* family_margins() { return families_.margins(std::max(highest_family_, families_.highest_named())); }
@@ -1399,7 +1399,7 @@ class Simulator {
     };
     // Sized here, where they are used: after a build or a restored list alike (no-op when it fits).
     if constexpr (deform::caps_in_pair_kernel<Policies>) deform_caps_.resize(4 * std::size_t(num_contacts_));
-    touching_count_.resize(num_particles_);
+    if (count_touching_) touching_count_.resize(num_particles_);
     if (num_contacts_) {
       if constexpr (Policies::rigid)
         launch(num_contacts_, sim::rigid_pair_kernel<Policies>{view(), rigid(), coord_, pair_a_.data(), pair_b_.data(), history_.data(),
@@ -1421,12 +1421,22 @@ class Simulator {
                                           walls_.view(), walls_.walls(), params_.data(), num_materials(),
                                           wildcards_view(), rigid(), vec3<real>(cfg_.gravity), ext_force_ptr(), ext_torque_ptr(),
                                           sim::families<Simulator>::rules(*this, integrate), dt, t, vmax2, integrate,
-                                          !separate_integration, status_.data(), deform_in_step(integrate), touching_count_.data()});
+                                          !separate_integration, status_.data(), deform_in_step(integrate), count_touching_ ? touching_count_.data() : nullptr});
     forces_current_ = true;
     if constexpr (separate_integration) {
       if (integrate && backend_.reduce_or(num_particles_, sim::sphere_finish_kernel<Policies>{view(), coord_, dt, vmax2}))
         backend_.for_each(num_particles_, sim::status_kernel<coord_space>{view(), coord_, vmax2, status_.data()});
     }
+  }
+
+  // Each particle's touching listed pairs at the last evaluation, for the contact inspectors: from
+  // the listed forces now, and from then on by the particle kernel as it sums them (a byte per
+  // particle that a run which never inspects contacts does not hold).
+  void count_touching() {
+    count_touching_ = true;
+    touching_count_.resize(num_particles_);
+    backend_.for_each(num_particles_, sim::touching_count_kernel<real>{active_.data(), incident_offset_.data(), incident_entry_.data(), cforce_.data(),
+                                                                       touching_count_.data()});
   }
 
   // The status words the kernels write (one small copy on a GPU).
@@ -1583,6 +1593,7 @@ class Simulator {
   double max_range_ = 0;
   bool contacts_valid_ = false;
   bool forces_current_ = false;  // the listed contact forces belong to the current list (inspect::contacts)
+  bool count_touching_ = false;  // the particle kernel counts touching pairs (touching_count_): since an inspector first asked
   bool index_of_ids_valid_ = false;  // index_of_ids_ matches the storage order (trackers)
   bool prepared_ = false;
   bool dirty_params_ = true;
@@ -1596,7 +1607,7 @@ class Simulator {
   // Newton iterations per particle; the largest growth of a radius since the build; the limit on
   // R' / R; solves repeated after a rebuild.
   buffer<real> deformed_, deformed_ref_, deformed_next_;
-  buffer<std::uint8_t> touching_count_;  // per particle: its touching listed pairs at the last evaluation (inspect::contacts)
+  buffer<std::uint8_t> touching_count_;  // per particle: its touching listed pairs at the last evaluation (inspect::contacts; count_touching)
   buffer<real> deform_caps_;  // per incident entry: the pair kernel's caps (deform::in_step), as two arrays (deform::cap_arrays)
   buffer<std::uint32_t> deform_iterations_;
   double deform_growth_ = 0;
@@ -1645,7 +1656,7 @@ class Simulator {
   // Per listed pair.
   buffer<std::uint32_t> pair_a_, pair_b_;
   buffer<pair_history> history_, old_history_;  // old_history_: the previous list's, during a rebuild
-  buffer<vec3<real>> cforce_, ctorque_;  // ctorque_: 2 per contact (all A's, then all B's: contact_results)
+  buffer<vec3<real>> cforce_, ctorque_;  // ctorque_: 2 per contact (all A's, then all B's), or A's alone (contact_results)
   buffer<std::uint32_t> old_pair_a_, old_pair_b_;  // during a rebuild: the previous list's pairs as ids (history carry)
   buffer<std::uint32_t> incident_entry_, incident_offset_;
   buffer<owner_wildcards_type> owner_increment_;        // 2 per contact (laws that write wildcards)

@@ -106,7 +106,7 @@ struct pair_force_kernel {
     const std::size_t c2 = 2 * static_cast<std::size_t>(c);  // widened first: GCC then sees consecutive stores, not a scatter
     store(out.force[c], select(touching, r.force, zero));
     store(out.torque[static_cast<std::size_t>(c)], select(touching, cross(g.branch_a, lever) + r.torque, zero));
-    store(out.torque[out.pairs + c], select(touching, cross(g.branch_b, -lever) - r.torque, zero));
+    if constexpr (!P::one_torque_per_pair) store(out.torque[out.pairs + c], select(touching, cross(g.branch_b, -lever) - r.torque, zero));
     if constexpr (traits::writes_owner_wildcards) {
       wc.owner_increment[c2] = touching ? w.owner_increment_a : no_owner;
       wc.owner_increment[c2 + 1] = touching ? w.owner_increment_b : no_owner;
@@ -273,7 +273,15 @@ struct particle_update_kernel {
       const vec3<Real> fc = in.force[e >> 1];
       f += vec3<G>(fc * sign);
       touching += (fc.x != Real(0)) | (fc.y != Real(0)) | (fc.z != Real(0));  // exactly zero out of reach (no branch)
-      t += vec3<G>(in.torque[in.on_side(e)]);
+      if constexpr (P::one_torque_per_pair) {
+        // B's torque from A's (sim::contact_results). A pair out of reach stored +0 force and torque:
+        // B's is then a zero too, and a zero of either sign leaves the sum, which starts at +0, as it is.
+        const vec3<Real> ta = in.torque[e >> 1];
+        const vec3<Real> d = Space::difference(coord, p.pos[in.pair_a[e >> 1]], p.pos[i]);
+        t += vec3<G>((e & 1u) ? -cross(d, fc) - ta : ta);
+      } else {
+        t += vec3<G>(in.torque[in.on_side(e)]);
+      }
       if constexpr (deform::caps_in_pair_kernel<P>) deform::add_entry(caps, deform.caps[e]);
       if constexpr (traits::writes_owner_wildcards) owner_sum += wc.owner_increment[e];
       if constexpr (traits::writes_geometry_wildcards) geometry_sum += wc.geometry_increment[e];
@@ -507,6 +515,26 @@ struct wall_elastic_energy_of {
       e += static_cast<double>(Law::elastic_energy(ct, table[p.material[i] * num_materials + fr.material], walls.history[k].slot[0]));
     }
     return e;
+  }
+};
+
+// A particle's touching listed pairs, counted as particle_update_kernel counts them (for
+// Simulator::count_touching).
+template <class Real>
+struct touching_count_kernel {
+  const std::uint32_t* active;
+  const std::uint32_t* incident_offset;
+  const std::uint32_t* incident_entry;
+  const vec3<Real>* force;
+  std::uint8_t* out;
+  DEM_HD void operator()(index_t i) const {
+    std::uint32_t touching = 0;
+    if (active[i])
+      for (std::uint32_t k = incident_offset[i]; k < incident_offset[i + 1]; ++k) {
+        const vec3<Real> fc = force[incident_entry[k] >> 1];
+        touching += (fc.x != Real(0)) | (fc.y != Real(0)) | (fc.z != Real(0));
+      }
+    out[i] = static_cast<std::uint8_t>(touching < 255u ? touching : 255u);
   }
 };
 
