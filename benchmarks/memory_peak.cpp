@@ -8,8 +8,10 @@
 // (each combination is a simulator of its own to compile); from the repository root:
 //   g++ -I benchmarks -I include -isystem /usr/include/eigen3 -O2 -march=native -fno-math-errno -ffp-contract=off
 //       -fopenmp -std=gnu++20 -DDEM_EMULATE_DEVICE_PATHS benchmarks/memory_peak.cpp -o /tmp/memory_peak -lbenchmark -lpthread
-//   (one command), then: cd build/benchmarks && OMP_NUM_THREADS=2 /tmp/memory_peak
+//   (one command), then: cd build/benchmarks && OMP_NUM_THREADS=2 /tmp/memory_peak [N [emulated]]
+// (N: the tiled bed's particle count, 10,000 by default; `emulated`: the emulated device's rows alone.)
 // (build/benchmarks holds the settled bed's cache; it is settled first where it is missing.)
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <typeinfo>
@@ -23,10 +25,12 @@ using namespace bench::suite;
 using hertz_mindlin = dem::force::hertz_mindlin;
 using linear_spring_dashpot = dem::force::linear_spring_dashpot;
 
+std::size_t particles = 10000;
+
 template <class Backend, class Force, class Precision, class Coord>
 void measure(const char* law, const char* precision, const char* coord) {
   using Sim = dem::Simulator<dem::policies<dem::shape::sphere, Force, dem::integrate::velocity_verlet, Precision, Coord>, Backend>;
-  bed b = make_tiled_bed<Force>(10000);
+  bed b = make_tiled_bed<Force>(particles);
   const std::size_t base = Backend::memory().live;
   Backend::reset_memory_peak();
   {
@@ -38,7 +42,7 @@ void measure(const char* law, const char* precision, const char* coord) {
     sim.step(1);
     const double n = static_cast<double>(sim.num_particles());
     const dem::backend::memory_use use = Backend::memory();
-    std::printf("| %s | %s | %s | %s | %.2f | %.0f | %.0f | %.0f |\n", Backend::name, law, precision, coord,
+    std::printf("| %s | %s | %s | %s | %.2f | %.1f | %.1f | %.1f |\n", Backend::name, law, precision, coord,
                 static_cast<double>(sim.num_listed_pairs()) / n, static_cast<double>(use.live - base) / n, static_cast<double>(use.peak - base) / n,
                 static_cast<double>(Sim::bytes_per_particle() + sim.wall_history_bytes_per_particle()) +
                     static_cast<double>(Sim::bytes_per_contact() * sim.num_listed_pairs()) / n);
@@ -61,9 +65,11 @@ void all() {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  if (argc > 1) particles = static_cast<std::size_t>(std::atol(argv[1]));
+  const bool emulated_only = argc > 2 && std::string(argv[2]) == "emulated";
   std::printf("| backend | law | precision | coordinates | listed pairs / particle | held B / particle | peak B / particle | model (bytes_per_particle + wall list + bytes_per_contact x pairs) |\n");
   std::printf("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
   all<dem::backend::emulated_device>();
-  all<dem::backend::host>();
+  if (!emulated_only) all<dem::backend::host>();
 }
