@@ -181,7 +181,7 @@ DEM_HD inline void vertex_wall_forces(const sim::particle_view<typename P::coord
       shape::rigid_contact<Real> gw = g;
       gw.branch_b = rel + g.branch_a;  // from the boundary's origin
       const force::contact<Real> ct = sim::make_contact(gw, xa, p.vel[i], p.omega[i], fr.velocity, fr.omega, g.radius_eff,
-                                                        sim::inverse_inertias<Real>{p.inv_mass[i], p.inv_inertia[i], Real(0), Real(0)}, ga,
+                                                        sim::inverse_inertias<Real>{p.inv_mass[i], sim::inverse_inertia<P>(p, i), Real(0), Real(0)}, ga,
                                                         static_cast<material_id>(fr.material), true, dt, time);
       apply_wall_law<P, G>(ct, table[ga * num_materials + fr.material], hs.slot[slot], wc, i, g.branch_a, gw.branch_b, owner_sum, geometry_sum, f, t,
                            on_boundary, torque_boundary);
@@ -295,7 +295,7 @@ DEM_HD inline force::contact<typename P::real> wall_contact(const sim::particle_
   g.branch_a = pr.offset + to_point;
   g.branch_b = rk + to_point;
   return sim::make_contact(g, Space::to_real(coord, p.pos[i]), p.vel[i], p.omega[i], fr.velocity, fr.omega, pr.radius_eff,
-                           sim::inverse_inertias<Real>{p.inv_mass[i], p.inv_inertia[i], Real(0), Real(0)}, mk, static_cast<material_id>(fr.material), true, dt, time);
+                           sim::inverse_inertias<Real>{p.inv_mass[i], sim::inverse_inertia<P>(p, i), Real(0), Real(0)}, mk, static_cast<material_id>(fr.material), true, dt, time);
 }
 
 template <class P, class G>

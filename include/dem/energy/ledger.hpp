@@ -257,7 +257,7 @@ struct shadow_energy_of {
     if (!p.active[i]) return 0.0;
     return dt * dt / 8.0 *
            (static_cast<double>(norm2(p.force[i])) * static_cast<double>(p.inv_mass[i]) +
-            static_cast<double>(norm2(p.torque[i])) * static_cast<double>(p.inv_inertia[i]));
+            static_cast<double>(norm2(p.torque[i])) * static_cast<double>(sim::inverse_inertia<P>(p, i)));
   }
 };
 

@@ -268,7 +268,7 @@ struct state_io {
     f("torque", s.torque_);
     f("radius", s.radius_);
     f("inv_mass", s.inv_mass_);
-    f("inv_inertia", s.inv_inertia_);
+    if constexpr (P::rigid) f("inv_inertia", s.inv_inertia_);  // spheres derive theirs
     f("material", s.material_);
     f("id", s.id_);
     f("active", s.active_);
@@ -498,7 +498,10 @@ struct state_io {
     const std::vector<std::uint32_t> status = s.status_.to_vector();
     if (inactive != s.lost_ || status[lost_count] != s.lost_ || status[bad_particle] != no_particle)
       r.fail("the lost-particle counts disagree (" + std::to_string(inactive) + " inactive, " + std::to_string(s.lost_) + " counted)");
-    const auto radius = s.radius_.to_vector(), inv_mass = s.inv_mass_.to_vector(), inv_inertia = s.inv_inertia_.to_vector();
+    const auto radius = s.radius_.to_vector(), inv_mass = s.inv_mass_.to_vector();
+    std::vector<typename Sim::real> inv_inertia = s.inv_inertia_.to_vector();
+    if constexpr (!P::rigid)  // spheres derive it (sim::inverse_inertia): checked as the kernels will compute it
+      for (std::size_t i = 0; i < n; ++i) inv_inertia.push_back(sim::sphere_inverse_inertia(inv_mass[i], radius[i]));
     const auto pos = s.pos_.to_vector(), pos_ref = s.pos_ref_.to_vector();
     double r_max = 0;
     for (std::size_t i = 0; i < n; ++i) {

@@ -174,7 +174,7 @@ struct contact_builder {
       s.permute(s.deform_iterations_);
     }
     s.permute(s.inv_mass_);
-    s.permute(s.inv_inertia_);
+    if constexpr (P::rigid) s.permute(s.inv_inertia_);
     s.permute(s.material_);
     s.permute(s.id_);
     s.permute(s.active_);

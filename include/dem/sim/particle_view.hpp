@@ -129,6 +129,20 @@ DEM_HD inline int lowest_bit(std::uint64_t x) {
 #endif
 }
 
+// Spheres hold no inverse inertia (4 bytes per particle): 1 / (2/5 m r^2) = 2.5 (1/m) / r^2, from
+// the inverse mass and the radius (shape::sphere::inertia; a deformable sphere's at rest, in
+// `volume_radius`). Rigid bodies hold theirs.
+template <class Real>
+DEM_HD DEM_INLINE Real sphere_inverse_inertia(Real inv_mass, Real radius) {
+  return Real(2.5) * inv_mass / (radius * radius);
+}
+template <class P>
+DEM_HD DEM_INLINE typename P::real inverse_inertia(const particle_view<typename P::coord_space>& p, index_t i) {
+  if constexpr (P::rigid) return p.inv_inertia[i];
+  else if constexpr (P::deformable) return sphere_inverse_inertia(p.inv_mass[i], p.volume_radius[i]);
+  else return sphere_inverse_inertia(p.inv_mass[i], p.radius[i]);
+}
+
 // Per-contact results written by the pair kernel and gathered by the particle kernel. The torques
 // are two halves of one array, torque[c] on A and torque[pairs + c] on B: the pair loop then
 // stores each half as a stream of vec3s, which GCC vectorises (interleaved, [2c] and [2c + 1], it

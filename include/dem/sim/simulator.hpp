@@ -796,7 +796,7 @@ class Simulator {
   // The position (coordinate and precision policies) counts twice (now and at the last rebuild),
   // plus coord::voxel's rounding carry.
   static constexpr std::size_t bytes_per_particle() {
-    return 2 * sizeof(position_type) + (has_carry ? sizeof(carry_type) : 0) + 4 * sizeof(vec3<real>) + 3 * sizeof(real) +
+    return 2 * sizeof(position_type) + (has_carry ? sizeof(carry_type) : 0) + 4 * sizeof(vec3<real>) + (Policies::rigid ? 3 : 2) * sizeof(real) +
            5 * sizeof(std::uint32_t) +  // material and active (32 bits wide), id, the wall list's and the incident list's offsets
            (law_traits::has_owner_wildcards ? sizeof(owner_wildcards_type) : 0) +
            (law_traits::has_geometry_wildcards ? sizeof(geometry_wildcards_type) : 0) +
@@ -1093,7 +1093,7 @@ class Simulator {
     h.torque.push_back({0, 0, 0});
     h.radius.push_back(static_cast<real>(radius));
     h.inv_mass.push_back(static_cast<real>(1.0 / mass));
-    h.inv_inertia.push_back(static_cast<real>(1.0 / inertia));
+    if constexpr (Policies::rigid) h.inv_inertia.push_back(static_cast<real>(1.0 / inertia));  // spheres derive theirs (sim::inverse_inertia)
     h.material.push_back(mat);
     h.id.push_back(id);
     h.active.push_back(1);
@@ -1602,7 +1602,7 @@ class Simulator {
   buffer<position_type> pos_, pos_ref_;
   buffer<carry_type> carry_;  // coordinate policies with a rounding carry only
   buffer<vec3<real>> vel_, omega_, force_, torque_;
-  buffer<real> radius_, inv_mass_, inv_inertia_;
+  buffer<real> radius_, inv_mass_, inv_inertia_;  // inv_inertia_: rigid bodies only (sim::inverse_inertia)
   // Deformable spheres (sim/deformation.hpp): R' now, at the last build, and this step's solve;
   // Newton iterations per particle; the largest growth of a radius since the build; the limit on
   // R' / R; solves repeated after a rebuild.

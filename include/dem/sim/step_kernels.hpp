@@ -45,8 +45,14 @@ DEM_HD DEM_INLINE bool pair_contact(const particle_view<typename P::coord_space>
     xa = Space::to_real(coord, pa);
   }
   const bool touching = P::shape::collide(d, ra, rb, g, range);
+  const Real ima = load(p.inv_mass, a), imb = load(p.inv_mass, b);
+  Real rest_a = ra, rest_b = rb;  // the radii the inertia follows (sim::inverse_inertia)
+  if constexpr (P::deformable) {
+    rest_a = load(p.volume_radius, a);
+    rest_b = load(p.volume_radius, b);
+  }
   ct = make_contact(g, xa, load(p.vel, a), load(p.omega, a), load(p.vel, b), load(p.omega, b), ra * rb / (ra + rb),
-                    inverse_inertias<Real>{load(p.inv_mass, a), load(p.inv_inertia, a), load(p.inv_mass, b), load(p.inv_inertia, b)}, ma,
+                    inverse_inertias<Real>{ima, sphere_inverse_inertia(ima, rest_a), imb, sphere_inverse_inertia(imb, rest_b)}, ma,
                     mb, false, dt, time);
   return touching;
 }
@@ -136,7 +142,7 @@ DEM_HD inline vec3<typename P::real> start_step(const particle_view<typename P::
     p.omega[i] = s.omega;
     return dx;
   } else {
-    integrate::motion<Real> m{p.vel[i], p.omega[i], p.force[i], p.torque[i], p.inv_mass[i], p.inv_inertia[i]};
+    integrate::motion<Real> m{p.vel[i], p.omega[i], p.force[i], p.torque[i], p.inv_mass[i], inverse_inertia<P>(p, i)};
     const vec3<Real> dx = P::integrator::pre_force(m, dt);
     p.vel[i] = m.velocity;
     p.omega[i] = m.omega;
@@ -160,7 +166,7 @@ DEM_HD inline vec3<typename P::real> finish_step(const particle_view<typename P:
     p.omega[i] = s.omega;
     return dx;
   } else {
-    integrate::motion<Real> m{p.vel[i], p.omega[i], force, torque, p.inv_mass[i], p.inv_inertia[i]};
+    integrate::motion<Real> m{p.vel[i], p.omega[i], force, torque, p.inv_mass[i], inverse_inertia<P>(p, i)};
     const vec3<Real> dx = P::integrator::post_force(m, dt);
     p.vel[i] = m.velocity;
     p.omega[i] = m.omega;
@@ -326,7 +332,7 @@ template <class P, bool First>
 DEM_HD inline void sphere_half_step(const particle_view<typename P::coord_space>& p, const typename P::coord_space::params& coord,
                                     index_t i, typename P::real dt, bool active) {
   using Real = typename P::real;
-  integrate::motion<Real> m{p.vel[i], p.omega[i], p.force[i], p.torque[i], p.inv_mass[i], p.inv_inertia[i]};
+  integrate::motion<Real> m{p.vel[i], p.omega[i], p.force[i], p.torque[i], p.inv_mass[i], inverse_inertia<P>(p, i)};
   vec3<Real> dx;
   if constexpr (First) dx = P::integrator::pre_force(m, dt);
   else dx = P::integrator::post_force(m, dt);
@@ -440,7 +446,7 @@ struct kinetic_energy_of {
       const vec3d w(p.omega[i]), inertia(r.inertia[i]);
       return static_cast<double>(integrate::rotational_energy(quatd(r.orientation[i]), inertia, w));
     } else {
-      return 0.5 * static_cast<double>(norm2(p.omega[i])) / p.inv_inertia[i];
+      return 0.5 * static_cast<double>(norm2(p.omega[i])) / inverse_inertia<P>(p, i);
     }
   }
 };
