@@ -225,15 +225,24 @@ TEST_CASE("a dense packing's packing fraction: a lattice of touching spheres fil
   CHECK(in.count == 7 * 7 * 7);  // the outer layers' centres lie on the faces: lo counts, hi does not
 }
 
-TEST_CASE("contact inspectors on a compressed cubic lattice: coordination, histogram, fabric, Love–Weber stress") {
+namespace {
+// n^3 spheres of radius r on a cubic lattice, each pressed 2 micrometres into its neighbours along
+// the lattice axes, without gravity.
+sim pressed_lattice(int n, double r) {
   dem::simulation_config c = zero_g_config(0.02);
   c.allow_initial_overlap = true;
   c.dt = 1e-7;
   sim s(c);
   const auto m = s.add_material({"a", 2500, 1e8, 0.3, 0.5, 0.5, 0.0});
+  s.add_particles(pressed_cubic_lattice(n, r, 2e-6), m);
+  return s;
+}
+}  // namespace
+
+TEST_CASE("contact inspectors on a compressed cubic lattice: coordination, histogram, fabric, Love–Weber stress") {
   const int n = 5;
   const double r = 1e-3, a = 2 * r - 2e-6;  // 2 micrometres of overlap along the lattice axes
-  s.add_particles(pressed_cubic_lattice(n, r, 2e-6), m);
+  sim s = pressed_lattice(n, r);
   s.step(1);
   const inspect::box all_box{{-2 * r, -2 * r, -2 * r}, {n * a + 2 * r, n * a + 2 * r, n * a + 2 * r}};
   const auto cs = inspect::contacts(s, all_box);
@@ -325,14 +334,9 @@ TEST_CASE("contact inspectors: from the first call on, the step counts each part
   // The first call counts them from the listed forces (Simulator::count_touching); the steps after
   // it count them as they sum the forces. A corner sphere of a pressed lattice flies off: a count
   // left over from the first call would still give it 3 contacts.
-  dem::simulation_config c = zero_g_config(0.02);
-  c.allow_initial_overlap = true;
-  c.dt = 1e-7;
-  sim s(c);
-  const auto m = s.add_material({"a", 2500, 1e8, 0.3, 0.5, 0.5, 0.0});
   const int n = 3;
   const double r = 1e-3, a = 2 * r - 2e-6;
-  s.add_particles(pressed_cubic_lattice(n, r, 2e-6), m);
+  sim s = pressed_lattice(n, r);
   s.step(1);
   const inspect::box all_box{{-2 * r, -2 * r, -2 * r}, {n * a + 2 * r, n * a + 2 * r, n * a + 2 * r}};
   const auto first = inspect::contacts(s, all_box);
