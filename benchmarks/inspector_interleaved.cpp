@@ -27,6 +27,7 @@ struct access<probe_tag> {
     using P = typename Sim::policy;
     using R = box;
     detail::contact_accumulator a = detail::contact_accumulator::identity();
+    if (!s.count_touching_) s.count_touching();  // as inspect::contacts' first call (the steps count from then on)
     static typename Sim::template buffer<std::uint32_t> kept;
     typename Sim::template buffer<std::uint32_t> fresh;
     if (mode == 8) kept.resize(s.num_particles_); else fresh.resize(s.num_particles_);

@@ -47,17 +47,19 @@
 // else 0), M = sizeof(material_id), A = 1 (active flag), U = 4 (uint32), H = sizeof(pair history)
 // (0 for laws without history), Hp = sizeof(wall history):
 //   per particle:
-//     pre_force_kernel        read  A + 4V (vel, omega, force, torque) + 2R (inv_mass, inv_inertia) + 2P (pos, pos_ref) + C
+//     pre_force_kernel        read  A + 4V (vel, omega, force, torque) + 2R (inv_mass, radius: spheres derive the
+//                                   inverse inertia) + 2P (pos, pos_ref) + C
 //                             write 2V (vel, omega) + P + C
 //     its reduce_max          device backends only: the per-particle double is written, then read by CUB: 2 x 8
-//     pair_force_kernel       (when pairs are listed) read A + P + R (radius) + M + 2V (vel, omega) + 2R (inv_mass, inv_inertia)
+//     pair_force_kernel       (when pairs are listed) read A + P + R (radius) + M + 2V (vel, omega) + R (inv_mass)
 //     particle_update_kernel  read  A + U (incident_offset) + U (wall list offset) + R (radius) + P + C +
-//                                   2V (vel, omega) + 2R (inv_mass, inv_inertia)
+//                                   2V (vel, omega) + R (inv_mass)
 //                             write 4V (force, torque, vel, omega) + P + C
-//   per listed pair:          read 2U (pair_a, pair_b) + H (history); write V (force) + 2V (torques) + H
+//   per listed pair:          read 2U (pair_a, pair_b) + H (history); write V (force) + T V (torques) + H
 //                             (history: the pair kernel is branch-free, every listed pair runs the law
 //                             and keeps or resets its history); gather: read 2 x V (force, once per
-//                             side) + 2V (torques) + 2U (incident entries)
+//                             side) + 2U (incident entries) + A's torque V + B's: its torque V (T = 2),
+//                             or pair_a U and A's position P to derive it (T = 1: policies::one_torque_per_pair)
 //   per wall entry (a boundary element within reach of a particle): read U (element) + Hp, write Hp,
 //                             the report written and read back 2 (R + U), the reactions written 2V
 //                             (elements and frames are few and stay in cache)
@@ -66,9 +68,9 @@
 // their own (sphere_finish_kernel, which vectorises): it reads the force and torque back and the
 // active flag and inverse mass again, about 2V + R + A more per particle (the rest it reads, the
 // particle kernel then no longer does; sphere_start_kernel moves what pre_force_kernel moves).
-// For Hertz-Mindlin (H = 12, Hp = 24), single precision, floating coordinates: 287 bytes per particle
-// (303 on a GPU), 124 per listed pair, 92 per wall entry; the wall entries are counted after the
-// bed is built (Simulator::num_wall_entries).
+// For Hertz-Mindlin (H = 12, Hp = 16, T = 1), single precision, floating coordinates: 279 bytes per
+// particle (295 on a GPU), 116 per listed pair, 76 per wall entry; the wall entries are counted after
+// the bed is built (Simulator::num_wall_entries). (Before 2026-12-07, later: 287, 303, 124 and 92.)
 //
 // ---- CUDA ------------------------------------------------------------------------------------------
 // Compiled by nvcc (suite_bench_cuda) the header adds backend::cuda and copy_bandwidth; everything
@@ -172,12 +174,14 @@ double bytes_moved_per_step(double n, double listed, double wall_entries) {
   double particle = (A + 4 * V + 2 * R + 2 * P + C) + (2 * V + P + C);
   if (Sim::backend_type::is_device) particle += 2 * sizeof(double);  // reduce_max's per-particle values
   // pair_force_kernel's reads of per-particle arrays
-  if (listed > 0) particle += A + P + R + M + 2 * V + 2 * R;
+  if (listed > 0) particle += A + P + R + M + 2 * V + R;
   // particle_update_kernel
-  particle += A + U + U + R + P + C + 2 * V + 2 * R;
+  particle += A + U + U + R + P + C + 2 * V + R;
   particle += 4 * V + P + C;
   const double wall_entry = U + 2 * Hp + 2 * (R + U) + 2 * V;
-  const double pair = 2 * U + H + 3 * V + H + 4 * V + 2 * U;
+  constexpr double T = Sim::policy::one_torque_per_pair ? 1 : 2;
+  const double b_torque = T == 2 ? V : U + P;  // stored, or derived from A's position
+  const double pair = 2 * U + H + (1 + T) * V + H + 2 * V + 2 * U + V + b_torque;
   return n * particle + listed * pair + wall_entries * wall_entry;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// Atomic helpers callable from physics code on both backends. Used only for rare events
-// (error flags, lost-particle counters), never for force accumulation: forces are gathered
-// deterministically (see docs/architecture.md, "Force gather").
+// Atomic helpers callable from physics code on both backends. Used for rare events (error flags,
+// lost-particle counters) and integer counts whose result does not depend on the order (the
+// incident lists' degrees and slots, contact/contact_list.hpp), never for force accumulation:
+// forces are gathered deterministically (see docs/architecture.md, "Force gather").
 #include <cstdint>
 
 #include "dem/config.hpp"

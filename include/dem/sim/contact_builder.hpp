@@ -308,14 +308,16 @@ struct contact_builder {
     }
   }
 
-  // After a build that threw (a buffer that could not grow, a list past 2^31 pairs): the particles
-  // may be half reordered, so no list of the old build is kept either; queries see an empty, invalid
-  // list, and the next build starts without history to carry.
+  // Whether the energy ledger carries its records at the end of a build (it reads the wall list's
+  // carry map).
   static bool ledger_carries(const Sim& s) {
     if constexpr (Sim::ledger_supported) return s.ledger_primed_;
     else return false;
   }
 
+  // After a build that threw (a buffer that could not grow, a list past 2^31 pairs): the particles
+  // may be half reordered, so no list of the old build is kept either; queries see an empty, invalid
+  // list, and the next build starts without history to carry.
   static void abandon(Sim& s) noexcept {
     s.contacts_valid_ = false;
     s.forces_current_ = false;
