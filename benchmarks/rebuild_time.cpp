@@ -2,9 +2,10 @@
 // median and minimum of 15 rebuilds after 300 steps, and the median step after each. Used for the
 // before/after figure of the rebuild in docs/performance.md, "Memory" (2026-12-07): build it once
 // against each tree and run the two in turn in the same minutes (the VM drifts between phases).
-// Not part of the CMake build; from the repository root (R = the tree to measure):
-//   g++ -I $R/benchmarks -I $R/include -isystem /usr/include/eigen3 -O3 -march=native -fno-math-errno -ffp-contract=off
-//       -fopenmp -std=gnu++20 -DNDEBUG benchmarks/rebuild_time.cpp -o /tmp/rebuild_time -lbenchmark -lpthread
+// Not part of the CMake build, and self-contained (it is compiled against other trees). From the
+// repository root (R = the tree to measure; the copy outside the tree makes "suite.hpp" R's):
+//   cp benchmarks/rebuild_time.cpp /tmp/ && g++ -I $R/benchmarks -I $R/include -isystem /usr/include/eigen3 -O3 -march=native
+//       -fno-math-errno -ffp-contract=off -fopenmp -std=gnu++20 -DNDEBUG /tmp/rebuild_time.cpp -o /tmp/rebuild_time -lbenchmark -lpthread
 //   (one command), then: cd build/benchmarks && OMP_NUM_THREADS=2 /tmp/rebuild_time 100000
 #include <algorithm>
 #include <chrono>

@@ -2,9 +2,10 @@
 // then seven runs of 200 steps; prints the median run's and the fastest run's particle-steps/s.
 // Used for the before/after figures of the step in docs/performance.md, "Memory" (2026-12-07,
 // later): build it against each tree and run the two in turn (the VM drifts between phases).
-// Not part of the CMake build; from the repository root (R = the tree to measure):
-//   g++ -I $R/benchmarks -I $R/include -isystem /usr/include/eigen3 -O3 -march=native -fno-math-errno -ffp-contract=off
-//       -fopenmp -std=gnu++20 -DNDEBUG benchmarks/step_time.cpp -o /tmp/step_time -lbenchmark -lpthread
+// Not part of the CMake build, and self-contained (it is compiled against other trees). From the
+// repository root (R = the tree to measure; the copy outside the tree makes "suite.hpp" R's):
+//   cp benchmarks/step_time.cpp /tmp/ && g++ -I $R/benchmarks -I $R/include -isystem /usr/include/eigen3 -O3 -march=native
+//       -fno-math-errno -ffp-contract=off -fopenmp -std=gnu++20 -DNDEBUG /tmp/step_time.cpp -o /tmp/step_time -lbenchmark -lpthread
 //   (one command), then: cd build/benchmarks && OMP_NUM_THREADS=2 /tmp/step_time 10000
 #include <algorithm>
 #include <chrono>
