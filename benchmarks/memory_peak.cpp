@@ -9,12 +9,15 @@
 //   g++ -I benchmarks -I include -isystem /usr/include/eigen3 -O2 -march=native -fno-math-errno -ffp-contract=off
 //       -fopenmp -std=gnu++20 -DDEM_EMULATE_DEVICE_PATHS benchmarks/memory_peak.cpp -o /tmp/memory_peak -lbenchmark -lpthread
 //   (one command), then: cd build/benchmarks && OMP_NUM_THREADS=2 /tmp/memory_peak [N [emulated]]
-// (N: the tiled bed's particle count, 10,000 by default; `emulated`: the emulated device's rows alone.)
+// (N: the tiled bed's particle count, 10,000 by default; `emulated`: the emulated device's rows alone;
+// `deferred`: deferred detection's cost on a stirred bed, deferred_cost below.)
 // (build/benchmarks holds the settled bed's cache; it is settled first where it is missing.)
+#include <cmath>
 #include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <typeinfo>
+#include <vector>
 
 #include "dem/backend/emulated_device.hpp"
 #include "suite.hpp"
@@ -63,9 +66,45 @@ void all() {
   measure<Backend, linear_spring_dashpot, double_, floating>("linear_spring_dashpot", "double", "floating");
 }
 
+// Deferred detection's cost (config.deferred_detection; `memory_peak N deferred`): the bed stirred
+// (each sphere given 0.3 m/s in a direction of its own, so that lists are rebuilt every ~10 steps),
+// 300 steps with and without deferred builds, Hertz-Mindlin, single precision, floating.
+template <class Backend>
+void deferred_cost(bool deferred) {
+  using Sim = dem::Simulator<dem::policies<dem::shape::sphere, hertz_mindlin, dem::integrate::velocity_verlet, dem::precision::single>, Backend>;
+  bed b = make_tiled_bed<hertz_mindlin>(particles);
+  const std::size_t base = Backend::memory().live;
+  Backend::reset_memory_peak();
+  {
+    dem::simulation_config cfg = config_for(b.domain);
+    cfg.deferred_detection = deferred;
+    Sim sim(cfg);
+    sim.set_log(nullptr);
+    bench::setup(sim, b.set);
+    std::vector<dem::vec3d> v(sim.num_particles());
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = {0.3 * std::sin(3.0 * i), 0.3 * std::cos(5.0 * i), 0.3 * std::sin(7.0 * i + 1)};
+    sim.set_velocities(v);
+    sim.step(300);
+    const double n = static_cast<double>(sim.num_particles());
+    const dem::backend::memory_use use = Backend::memory();
+    const dem::sim::deferred_stats d = sim.deferred_statistics();
+    std::printf("| %s | %s | %.2f | %llu | %llu | %.1f | %.1f |\n", Backend::name, deferred ? "deferred" : "synchronous",
+                static_cast<double>(sim.num_listed_pairs()) / n, static_cast<unsigned long long>(sim.num_rebuilds()),
+                static_cast<unsigned long long>(d.applied), static_cast<double>(use.live - base) / n, static_cast<double>(use.peak - base) / n);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 2 && std::string(argv[2]) == "deferred") {
+    particles = static_cast<std::size_t>(std::atol(argv[1]));
+    std::printf("| backend | detection | listed pairs / particle | builds | of them deferred | held B / particle | peak B / particle |\n");
+    std::printf("| --- | --- | --- | --- | --- | --- | --- |\n");
+    for (const bool deferred : {false, true}) deferred_cost<dem::backend::emulated_device>(deferred);
+    for (const bool deferred : {false, true}) deferred_cost<dem::backend::host>(deferred);
+    return 0;
+  }
   if (argc > 1) particles = static_cast<std::size_t>(std::atol(argv[1]));
   const bool emulated_only = argc > 2 && std::string(argv[2]) == "emulated";
   std::printf("| backend | law | precision | coordinates | listed pairs / particle | held B / particle | peak B / particle | model (bytes_per_particle + wall list + bytes_per_contact x pairs) |\n");

@@ -3,8 +3,11 @@
 //                                    charge as <dir>/charge.csv and <dir>/charge.data (LIGGGHTS data file)
 //   peer_drum run <dir> <N> <threads> spins the charge up for SPIN_STEPS (default 10000), then times
 //                                    TIMED_STEPS (2000) steps, TIMED_REPEATS segments, the fastest reported;
-//                                    MAX_OVERRUN sets config.max_overrun (0: the list's global criterion)
-// and prints seconds=, particle_steps_per_s=, power_W=, rebuilds= (in the timed segments).
+//                                    MAX_OVERRUN sets config.max_overrun (0: the list's global criterion),
+//                                    DEFERRED=1 config.deferred_detection (DEFERRED_THREADS: config.deferred_threads),
+//                                    MARGIN config.contact_margin (m)
+// and prints seconds=, particle_steps_per_s=, power_W=, rebuilds= (in the timed segments; with
+// DEFERRED, the deferred builds' counts over the whole run).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -61,7 +64,11 @@ int main(int argc, char** argv) {
 #endif
     const dem::particle_set c = bench::read_bed(dir + "/charge.csv");
     if (c.size() != n) throw std::runtime_error("the charge has " + std::to_string(c.size()) + " spheres, not " + argv[3]);
-    bench::drum::sim_type sim(bench::drum::config());
+    dem::simulation_config cfg = bench::drum::config();
+    cfg.deferred_detection = env("DEFERRED", 0) != 0;
+    cfg.deferred_threads = static_cast<std::uint32_t>(env("DEFERRED_THREADS", 0));
+    if (std::getenv("MARGIN")) cfg.contact_margin = std::atof(std::getenv("MARGIN"));
+    bench::drum::sim_type sim(cfg);
     sim.set_log(nullptr);
     if (std::getenv("MAX_OVERRUN")) sim.set_max_overrun(static_cast<std::uint32_t>(env("MAX_OVERRUN", 256)));  // 0: the global criterion
     const std::uint32_t id = bench::drum::setup(sim, mesh);
@@ -83,6 +90,13 @@ int main(int argc, char** argv) {
     std::printf("seconds=%.4f particle_steps_per_s=%.4e power_W=%.4f lost=%u rebuilds=%llu segments=[%s]\n", best,
                 static_cast<double>(n) * timed / best, sim.boundary_power(id), sim.num_lost(),
                 static_cast<unsigned long long>(sim.num_rebuilds() - rebuilds), all.c_str());
+    if (cfg.deferred_detection) {
+      const dem::sim::deferred_stats d = sim.deferred_statistics();
+      std::printf("deferred: launched=%llu applied=%llu discarded=%llu sync_rebuilds=%llu guard_rebuilds=%llu latency_steps=%.2f wait_s=%.4f\n",
+                  static_cast<unsigned long long>(d.launched), static_cast<unsigned long long>(d.applied),
+                  static_cast<unsigned long long>(d.discarded), static_cast<unsigned long long>(d.sync_rebuilds),
+                  static_cast<unsigned long long>(d.guard_rebuilds), d.latency_steps, d.wait_seconds);
+    }
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "peer_drum: %s\n", e.what());

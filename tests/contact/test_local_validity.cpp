@@ -31,14 +31,18 @@ bool same_bits(const std::vector<vec3d>& a, const std::vector<vec3d>& b) {
 // The flyers' ids (after the block's 108 particles).
 enum : std::uint32_t { block = 108, onto_block = block, head_on_a, head_on_b, onto_plane, onto_mesh, through_cluster, cluster };
 
+// deferred: config.deferred_detection with this config.deferred_fixed_latency (0: the build thread);
+// < 0: off.
 template <class Sim>
-Sim launch(std::uint32_t max_overrun) {
+Sim launch(std::uint32_t max_overrun, int deferred = -1) {
   const double r = 1e-3, speed = 5.0;
   dem::simulation_config cfg;
   cfg.domain = {{0, 0, 0}, {0.1, 0.1, 0.1}};
   cfg.gravity = {0, 0, 0};
   cfg.dt = 2e-6;
   cfg.max_overrun = max_overrun;
+  cfg.deferred_detection = deferred >= 0;
+  cfg.deferred_fixed_latency = deferred > 0 ? static_cast<std::uint32_t>(deferred) : 0u;
   Sim s(cfg);
   s.set_log(nullptr);
   const auto mat = s.add_material({"glass", 2500, 1e8, 0.3, 0.5, 0.4, 0.0});
@@ -86,8 +90,8 @@ flight observe(Sim& s) {
 // eager: a rebuild requested before every step; one_call: all steps in one Simulator::step call
 // (device backends then run them in batches, sim/device_steps.hpp).
 template <class Sim>
-flight fly(std::uint32_t max_overrun, bool eager, int steps, bool one_call = false) {
-  Sim s = launch<Sim>(max_overrun);
+flight fly(std::uint32_t max_overrun, bool eager, int steps, bool one_call = false, int deferred = -1) {
+  Sim s = launch<Sim>(max_overrun, deferred);
   if (one_call) s.step(static_cast<std::uint64_t>(steps));
   for (int n = 0; n < steps && !one_call; ++n) {
     if (eager) s.request_rebuild();
@@ -127,6 +131,16 @@ TEST_CASE_TEMPLATE("local validity: flyers keep the list while clear, the same b
   CHECK(same_bits(local.x, batched.x));
   CHECK(same_bits(local.v, batched.v));
   CHECK(batched.rebuilds == local.rebuilds);  // decided at the same steps
+  // Deferred detection (sim/deferred_detection.hpp), lists 5 steps late or from the build thread,
+  // under either criterion.
+  for (const std::uint32_t overrun : {0u, 256u})
+    for (const int deferred : {5, 0}) {
+      if (dem_test::sanitized && (overrun == 0) != (deferred == 0)) continue;  // two of the four under the sanitizers (-O0)
+      const flight d = fly<Sim>(overrun, false, steps, true, deferred);
+      CHECK(same_bits(local.x, d.x));
+      CHECK(same_bits(local.v, d.v));
+      CHECK(same_bits(local.w, d.w));
+    }
 
   // The global criterion rebuilds every 10 steps of flight (0.1 mm of margin at 1e-5 m per step);
   // locally the list stands until a flyer nears what it lacks.

@@ -84,6 +84,25 @@ struct pair_ids_kernel {
 // (particles stored since that build have none below old_particles), and its old incident entries,
 // sorted by partner id, are searched for b's id. The same values as a search by id key; no keys
 // held between builds, no sort of them.
+// The other particle of incident entry e (entry 2c is pair c seen from A, 2c + 1 from B).
+DEM_HD inline std::uint32_t partner_of_entry(std::uint32_t e, const std::uint32_t* pair_a, const std::uint32_t* pair_b) {
+  return (e & 1u) ? pair_a[e >> 1] : pair_b[e >> 1];
+}
+
+// The old incident entry of particle `oa` (an index into the old incident lists, sorted by partner
+// id) whose partner has id `target`, or ~0u; partner(e) gives an entry's partner id.
+template <class Partner>
+DEM_HD inline std::uint32_t find_incident_entry(const std::uint32_t* old_offset, const std::uint32_t* old_entry, std::uint32_t oa,
+                                                std::uint32_t target, const Partner& partner) {
+  const std::uint32_t end = old_offset[oa + 1];
+  std::uint32_t lo = old_offset[oa], hi = end;
+  while (lo < hi) {
+    const std::uint32_t mid = lo + (hi - lo) / 2;
+    if (partner(old_entry[mid]) < target) lo = mid + 1; else hi = mid;
+  }
+  return lo < end && partner(old_entry[lo]) == target ? old_entry[lo] : ~0u;
+}
+
 template <class History>
 struct carry_history_by_partner_kernel {
   const std::uint32_t* pair_a;
@@ -98,20 +117,51 @@ struct carry_history_by_partner_kernel {
   const History* old_history;
   History* history;
   DEM_HD void operator()(index_t c) const {
-    const std::uint32_t oa = perm[pair_a[c]], target = id[pair_b[c]];
+    const std::uint32_t oa = perm[pair_a[c]];
     History h{};
     if (oa < old_particles) {
-      const std::uint32_t end = old_offset[oa + 1];
-      std::uint32_t lo = old_offset[oa], hi = end;
-      auto partner = [&](std::uint32_t e) { return (e & 1u) ? old_id_a[e >> 1] : old_id_b[e >> 1]; };
-      while (lo < hi) {
-        const std::uint32_t mid = lo + (hi - lo) / 2;
-        if (partner(old_entry[mid]) < target) lo = mid + 1; else hi = mid;
-      }
-      if (lo < end && partner(old_entry[lo]) == target) h = old_history[old_entry[lo] >> 1];
+      auto partner = [&](std::uint32_t e) { return partner_of_entry(e, old_id_a, old_id_b); };
+      const std::uint32_t e = find_incident_entry(old_offset, old_entry, oa, id[pair_b[c]], partner);
+      if (e != ~0u) h = old_history[e >> 1];
     }
     history[c] = h;
   }
+};
+
+// A deferred build's carry (sim/deferred_detection.hpp): for each new pair, the index of the same
+// pair in the list serving while the build ran (its pairs still storage indices of the order the
+// build started from, old_id giving their ids), or ~0u for a new pair. The history itself is
+// gathered when the list is applied (gather_history_kernel), from the history of that moment.
+struct carry_index_kernel {
+  const std::uint32_t* pair_a;
+  const std::uint32_t* pair_b;
+  const std::uint32_t* id;      // per new storage index
+  const std::uint32_t* perm;    // perm[new storage index] = old storage index
+  std::uint32_t old_particles;  // particles the old incident offsets cover (0: nothing to carry)
+  const std::uint32_t* old_offset;
+  const std::uint32_t* old_entry;
+  const std::uint32_t* old_pair_a;  // storage indices of the old order
+  const std::uint32_t* old_pair_b;
+  const std::uint32_t* old_id;      // per old storage index
+  std::uint32_t* from;
+  DEM_HD void operator()(index_t c) const {
+    const std::uint32_t oa = perm[pair_a[c]];
+    std::uint32_t e = ~0u;
+    if (oa < old_particles) {
+      auto partner = [&](std::uint32_t k) { return old_id[partner_of_entry(k, old_pair_a, old_pair_b)]; };
+      e = find_incident_entry(old_offset, old_entry, oa, id[pair_b[c]], partner);
+    }
+    from[c] = e == ~0u ? ~0u : e >> 1;
+  }
+};
+
+// history[c] = old_history[from[c]], or zero for a pair new to the list.
+template <class History>
+struct gather_history_kernel {
+  const std::uint32_t* from;
+  const History* old_history;
+  History* history;
+  DEM_HD void operator()(index_t c) const { history[c] = from[c] == ~0u ? History{} : old_history[from[c]]; }
 };
 
 // Key of each contact, and a record carried over from the previous list by key (or zeroed): the
@@ -180,7 +230,7 @@ struct incident_order_kernel {
   const std::uint32_t* id;
   const std::uint32_t* offset;
   std::uint32_t* entry;
-  DEM_HD std::uint32_t partner(std::uint32_t e) const { return id[(e & 1u) ? pair_a[e >> 1] : pair_b[e >> 1]]; }
+  DEM_HD std::uint32_t partner(std::uint32_t e) const { return id[partner_of_entry(e, pair_a, pair_b)]; }
   DEM_HD void operator()(index_t p) const {
     std::uint32_t* first = entry + offset[p];
     const std::uint32_t k = offset[p + 1] - offset[p];

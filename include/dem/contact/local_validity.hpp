@@ -27,6 +27,7 @@
 
 #include "dem/backend/atomic.hpp"
 #include "dem/broad/uniform_grid.hpp"
+#include "dem/contact/contact_list.hpp"
 #include "dem/config.hpp"
 #include "dem/family/rule.hpp"
 #include "dem/math/vec3.hpp"
@@ -77,7 +78,7 @@ DEM_HD inline bool listed_with(index_t i, std::uint32_t partner_id, const std::u
   while (lo < hi) {
     const std::uint32_t mid = lo + (hi - lo) / 2;
     const std::uint32_t e = incident_entry[mid];
-    const std::uint32_t other = (e & 1u) ? pair_a[e >> 1] : pair_b[e >> 1];
+    const std::uint32_t other = partner_of_entry(e, pair_a, pair_b);
     const std::uint32_t k = id[other];
     if (k == partner_id) return true;
     if (k < partner_id) lo = mid + 1;

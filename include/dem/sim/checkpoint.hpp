@@ -539,7 +539,7 @@ struct state_io {
         if (e >= 2 * nc || ((e & 1u) ? b[e >> 1] : a[e >> 1]) != p)
           r.fail("incident entry " + std::to_string(k) + " does not belong to particle " + std::to_string(p));
         // In partner-id order: the gather's summation order, searched by the history carry.
-        const auto partner = [&](std::uint32_t x) { return id[(x & 1u) ? a[x >> 1] : b[x >> 1]]; };
+        const auto partner = [&](std::uint32_t x) { return id[contact::partner_of_entry(x, a.data(), b.data())]; };
         if (k > offset[p] && !(partner(entry[k - 1]) < partner(e)))
           r.fail("incident entry " + std::to_string(k) + " of particle " + std::to_string(p) + " is not in partner-id order");
       }

@@ -49,6 +49,22 @@ struct simulation_config {
   // (the sagitta is then 3.3e-5 of the radius). Fewer facets, fewer triangles per body to test.
   // Spheres and clumps meet the exact surfaces; so do polyhedra the inside of cylinders and cones.
   double facet_tolerance = 0;
+  // Deferred contact detection (sim/deferred_detection.hpp): contact lists are built from a
+  // snapshot of the positions on a thread of their own while the steps go on with the list in
+  // service, and put in service when ready; a build starts when the particles (or a moving
+  // boundary) would use up their margin within 1.5x the builds' measured latency + 2 steps. A
+  // particle that uses up its margin first makes a synchronous rebuild (counted and logged:
+  // Simulator::deferred_statistics()). The results are the same bits as without. The builder's
+  // buffers are held twice. The energy ledger's runs detect synchronously; deformable spheres
+  // refuse it. On device backends the build thread shares the device (concurrent only with CUDA's
+  // per-thread default streams) and the steps run one at a time (no batches).
+  bool deferred_detection = false;
+  // OpenMP threads of the build thread while a build runs (the dynamics run on the rest);
+  // 0: max(1, threads / 8).
+  std::uint32_t deferred_threads = 0;
+  // > 0 (tests): each build runs on the stepping thread when it starts, and its list is put in
+  // service exactly this many steps later: a deterministic schedule of deferred lists.
+  std::uint32_t deferred_fixed_latency = 0;
 };
 
 }  // namespace dem

@@ -91,13 +91,15 @@ struct contact_builder {
   // particles, and for each pair of levels the side that searches the other: the one whose
   // searches cost less, counted as (rows searched x (log2 of the other level's cells + 1) + cells
   // scanned) per particle, its box reaching R_own + R_other + gap around it.
-  static void locate_levels(Sim& s, broad::grid& g, std::uint32_t num_cells) {
+  // W: the Simulator, or a deferred build's workspace (sim/deferred_detection.hpp): what holds the
+  // buffers named here and a backend_.
+  template <class W>
+  static void locate_levels(W& s, broad::grid& g, std::uint32_t num_cells, double detect) {
     const int L = g.levels;
     std::uint32_t first[2 * (broad::max_levels + 1)];
     s.level_first_.resize(2 * (L + 1));
     s.backend_.for_each(static_cast<std::uint32_t>(L + 1), broad::level_first_kernel{g, s.cell_keys_.data(), s.cell_start_.data(), num_cells, s.level_first_.data()});
     s.level_first_.copy_to(first, static_cast<std::size_t>(2 * (L + 1)));
-    const double detect = s.margin() + s.max_range_;
     for (int l = 0; l < L; ++l) {
       g.level[l].cell_begin = first[l];
       g.level[l].cell_end = first[l + 1];
@@ -129,39 +131,8 @@ struct contact_builder {
     if constexpr (!Sim::backend_type::keeps_rebuild_scratch) (b.clear(), ...);
   }
 
-  // Arrays a step of the rebuild overwrites whole are sized with discard_resize: freed before they
-  // grow, never copied.
-  static void rebuild(Sim& s) {
-    std::uint32_t n = s.num_particles_;
-    const double detect = s.margin() + s.max_range_;  // pairs are listed up to this gap
-    broad::grid g = grid_for(s, n);  // (may refuse the domain: before anything is changed)
-    // The listed forces are not read again before the next pair kernel writes them (forces_current_).
-    release(s.cforce_, s.ctorque_);
-    // The previous list, for the history carry (step 4): its pairs as ids, set aside before the
-    // sort moves the particles; its incident lists stay in place until step 5. (Whole, or not used.)
-    const std::uint32_t old_pairs = s.old_contacts_;
-    const bool carry = Sim::stores_history && old_pairs && s.pair_a_.size() == old_pairs && s.pair_b_.size() == old_pairs &&
-                       s.history_.size() == old_pairs && s.incident_entry_.size() == 2 * std::size_t(old_pairs) && s.incident_offset_.size() > 0;
-    if constexpr (Sim::stores_history) {
-      s.old_pair_a_.swap(s.pair_a_);
-      s.old_pair_b_.swap(s.pair_b_);
-      if (carry) s.backend_.for_each(old_pairs, contact::pair_ids_kernel{s.old_pair_a_.data(), s.old_pair_b_.data(), s.id_.data()});
-    }
-
-    // 1. Sort particles by cell and reorder every per-particle array.
-    s.cell_key_.discard_resize(n);
-    s.perm_.discard_resize(n);
-    s.backend_.for_each(n, key_kernel(s, g, s.pos_.data(), s.active_.data()));
-    // Radix sorts cost a pass per digit: sort over the bits the keys use. Cell keys are below
-    // `cells` (inactive_key's low bits, all ones, still sort last).
-    const int cell_bits = std::bit_width(g.key_count());  // < 2^64 (checked in grid_for)
-    s.backend_.sort_pairs(s.cell_key_, s.perm_, n, cell_bits);
-    if constexpr (!Sim::backend_type::keeps_rebuild_scratch) s.backend_.release_scratch();  // the sort's alternate arrays
-    // A diverged particle or a failed radius solve recorded this step names a storage index: it
-    // moves with the sort (an error path: the run stops at the step's end, so a host search is fine).
-    std::array<std::uint32_t, sim::status_words> status = s.read_status();
-    const bool pending = status[sim::bad_particle] != sim::no_particle || status[sim::deform_failure] != sim::no_particle;
-    if (pending) follow_the_sort(s, status, n);
+  // Every per-particle array reordered by perm_ (perm_[new] = old storage index).
+  static void permute_particles(Sim& s) {
     s.permute(s.pos_);
     if constexpr (Sim::has_carry) s.permute(s.carry_);
     s.permute(s.vel_);
@@ -194,6 +165,111 @@ struct contact_builder {
     }
     if constexpr (Sim::law_traits::has_owner_wildcards) s.permute(s.owner_wc_);
     if constexpr (Sim::law_traits::has_geometry_wildcards) s.permute(s.geometry_wc_);
+  }
+
+  // The occupied cells' neighbour rows, then the candidate pairs within `detect` of each other:
+  // counted, scanned and filled (pair_a_, pair_b_ of W, indexed by W's storage order). Returns
+  // their number.
+  template <class W>
+  static std::uint32_t search_pairs(W& s, const typename Sim::coord_space::params& coord, const broad::grid& g, std::uint32_t n,
+                                    std::uint32_t n_active, std::uint32_t num_cells, double detect, const typename Sim::real* search_radius,
+                                    family::mask_view masks) {
+    s.row_first_.discard_resize(9 * std::size_t(num_cells));
+    s.backend_.for_each(num_cells, broad::cell_rows_kernel{g, s.cell_keys_.data(), num_cells, s.row_first_.data()});
+    s.pair_count_.discard_resize(n + 1);
+    const auto m = static_cast<typename Sim::real>(detect);
+    const auto search = [&](auto fill, std::uint32_t* a, std::uint32_t* b) {
+      s.backend_.for_each(n_active, contact::pair_search_kernel<typename Sim::coord_space, decltype(fill)::value>{
+                                        coord, g, s.pos_.data(), search_radius, s.id_.data(), s.cell_keys_.data(), s.cell_start_.data(),
+                                        s.row_first_.data(), s.head_.data(), s.slot_.data(), num_cells, m, s.pair_count_.data(), a, b, masks});
+    };
+    search(std::false_type{}, nullptr, nullptr);
+    if (n_active < n + 1) s.backend_.for_each(n + 1 - n_active, sim::zero_kernel{s.pair_count_.data() + n_active});
+    const std::uint64_t total = s.backend_.exclusive_scan(s.pair_count_, n + 1);
+    if (total >= std::numeric_limits<std::uint32_t>::max() / 2)
+      throw std::runtime_error("dem: the contact list would hold " + std::to_string(total) + " pairs, more than 2^31; reduce config.contact_margin or the particle count");
+    const auto nc = static_cast<std::uint32_t>(total);
+    s.pair_a_.discard_resize(nc);
+    s.pair_b_.discard_resize(nc);
+    if (nc) search(std::true_type{}, s.pair_a_.data(), s.pair_b_.data());
+    release(s.head_, s.slot_, s.row_first_);  // (pair_count_ serves again in incident_lists)
+    return nc;
+  }
+
+  // Incident lists for the per-particle gather, each particle's entries in partner-id order (a
+  // canonical summation order), built by counting: degrees, scan, scatter, then each particle's
+  // entries ordered in place (contact::incident_*_kernel; no keys, no sort).
+  template <class W>
+  static void incident_lists(W& s, std::uint32_t n, std::uint32_t nc) {
+    s.incident_entry_.discard_resize(2 * std::size_t(nc));
+    s.incident_offset_.discard_resize(n + 1);
+    s.backend_.for_each(n + 1, sim::zero_kernel{s.incident_offset_.data()});
+    if (nc) s.backend_.for_each(nc, contact::incident_degree_kernel{s.pair_a_.data(), s.pair_b_.data(), s.incident_offset_.data()});
+    s.backend_.exclusive_scan(s.incident_offset_, n + 1);
+    if (nc) {
+      s.backend_.for_each(n, sim::zero_kernel{s.pair_count_.data()});  // each particle's entries placed so far
+      s.backend_.for_each(nc, contact::incident_scatter_kernel{s.pair_a_.data(), s.pair_b_.data(), s.incident_offset_.data(), s.pair_count_.data(),
+                                                               s.incident_entry_.data()});
+      s.backend_.for_each(n, contact::incident_order_kernel{s.pair_a_.data(), s.pair_b_.data(), s.id_.data(), s.incident_offset_.data(),
+                                                            s.incident_entry_.data()});
+    }
+    release(s.pair_count_);
+  }
+
+  // Whether the list in service can hand its history on: whole, with its incident lists (not after
+  // a failed build, nor for laws without history).
+  static bool history_to_carry(const Sim& s) {
+    const std::uint32_t old_pairs = s.old_contacts_;
+    return Sim::stores_history && old_pairs && s.pair_a_.size() == old_pairs && s.pair_b_.size() == old_pairs && s.history_.size() == old_pairs &&
+           s.incident_entry_.size() == 2 * std::size_t(old_pairs) && s.incident_offset_.size() > 0;
+  }
+
+  // The radii detection searches with for the n particles stored: their contact radii, enlarged by
+  // their families' extra margins if any (then held in search_radius_).
+  static const typename Sim::real* search_radii(Sim& s, std::uint32_t n) {
+    if (s.families_.any_margin() && n) {
+      s.search_radius_.resize(n);
+      s.backend_.for_each(n, family::search_radius_kernel<typename Sim::real>{s.contact_radius(), s.family_.size() ? s.family_.data() : nullptr,
+                                                                            s.family_margins(), s.search_radius_.data()});
+      return s.search_radius_.data();
+    }
+    s.search_radius_.clear();
+    return s.contact_radius();
+  }
+
+  // Arrays a step of the rebuild overwrites whole are sized with discard_resize: freed before they
+  // grow, never copied.
+  static void rebuild(Sim& s) {
+    std::uint32_t n = s.num_particles_;
+    const double detect = s.margin() + s.max_range_;  // pairs are listed up to this gap
+    broad::grid g = grid_for(s, n);  // (may refuse the domain: before anything is changed)
+    // The listed forces are not read again before the next pair kernel writes them (forces_current_).
+    release(s.cforce_, s.ctorque_);
+    // The previous list, for the history carry (step 4): its pairs as ids, set aside before the
+    // sort moves the particles; its incident lists stay in place until step 5. (Whole, or not used.)
+    const std::uint32_t old_pairs = s.old_contacts_;
+    const bool carry = history_to_carry(s);
+    if constexpr (Sim::stores_history) {
+      s.old_pair_a_.swap(s.pair_a_);
+      s.old_pair_b_.swap(s.pair_b_);
+      if (carry) s.backend_.for_each(old_pairs, contact::pair_ids_kernel{s.old_pair_a_.data(), s.old_pair_b_.data(), s.id_.data()});
+    }
+
+    // 1. Sort particles by cell and reorder every per-particle array.
+    s.cell_key_.discard_resize(n);
+    s.perm_.discard_resize(n);
+    s.backend_.for_each(n, key_kernel(s, g, s.pos_.data(), s.active_.data()));
+    // Radix sorts cost a pass per digit: sort over the bits the keys use. Cell keys are below
+    // `cells` (inactive_key's low bits, all ones, still sort last).
+    const int cell_bits = std::bit_width(g.key_count());  // < 2^64 (checked in grid_for)
+    s.backend_.sort_pairs(s.cell_key_, s.perm_, n, cell_bits);
+    if constexpr (!Sim::backend_type::keeps_rebuild_scratch) s.backend_.release_scratch();  // the sort's alternate arrays
+    // A diverged particle or a failed radius solve recorded this step names a storage index: it
+    // moves with the sort (an error path: the run stops at the step's end, so a host search is fine).
+    std::array<std::uint32_t, sim::status_words> status = s.read_status();
+    const bool pending = status[sim::bad_particle] != sim::no_particle || status[sim::deform_failure] != sim::no_particle;
+    if (pending) follow_the_sort(s, status, n);
+    permute_particles(s);
     // The inactive particles now stand last: compact them away (ids are never reused), so that a
     // run that feeds and drains holds only what is in the domain.
     // (Not while an error is pending: the particle it names may be one of them.)
@@ -204,42 +280,11 @@ struct contact_builder {
       n = n_active;
     }
 
-    // The radii detection searches with: enlarged by their families' extra margins, if any.
-    const typename Sim::real* search_radius = s.contact_radius();
-    if (s.families_.any_margin() && n) {
-      s.search_radius_.resize(n);
-      s.backend_.for_each(n, family::search_radius_kernel<typename Sim::real>{s.contact_radius(), s.family_.size() ? s.family_.data() : nullptr,
-                                                                            s.family_margins(), s.search_radius_.data()});
-      search_radius = s.search_radius_.data();
-    } else {
-      s.search_radius_.clear();
-    }
+    const typename Sim::real* search_radius = search_radii(s, n);
 
-    // 2. Compact occupied cells.
-    const std::uint32_t num_cells = compact_cells(s, g, n, n_active);
-    s.row_first_.discard_resize(9 * std::size_t(num_cells));
-    s.backend_.for_each(num_cells, broad::cell_rows_kernel{g, s.cell_keys_.data(), num_cells, s.row_first_.data()});
-
-    // 3. Count, scan and fill the candidate pairs.
-    s.pair_count_.discard_resize(n + 1);
-    const typename Sim::real m = static_cast<typename Sim::real>(detect);
-    s.backend_.for_each(n_active, contact::pair_search_kernel<typename Sim::coord_space, false>{s.coord_, g, s.pos_.data(), search_radius, s.id_.data(),
-                                                                                s.cell_keys_.data(), s.cell_start_.data(), s.row_first_.data(),
-                                                                                s.head_.data(), s.slot_.data(), num_cells, m,
-                                                                                s.pair_count_.data(), nullptr, nullptr, s.family_masks()});
-    if (n_active < n + 1) s.backend_.for_each(n + 1 - n_active, sim::zero_kernel{s.pair_count_.data() + n_active});
-    const std::uint64_t total = s.backend_.exclusive_scan(s.pair_count_, n + 1);
-    if (total >= std::numeric_limits<std::uint32_t>::max() / 2)
-      throw std::runtime_error("dem: the contact list would hold " + std::to_string(total) + " pairs, more than 2^31; reduce config.contact_margin or the particle count");
-    const auto nc = static_cast<std::uint32_t>(total);
-    s.pair_a_.discard_resize(nc);
-    s.pair_b_.discard_resize(nc);
-    if (nc)
-      s.backend_.for_each(n_active, contact::pair_search_kernel<typename Sim::coord_space, true>{s.coord_, g, s.pos_.data(), search_radius, s.id_.data(),
-                                                                                 s.cell_keys_.data(), s.cell_start_.data(), s.row_first_.data(),
-                                                                                 s.head_.data(), s.slot_.data(), num_cells, m,
-                                                                                 s.pair_count_.data(), s.pair_a_.data(), s.pair_b_.data(), s.family_masks()});
-    release(s.head_, s.slot_, s.row_first_);  // (pair_count_ serves again in step 5)
+    // 2. Compact occupied cells. 3. Count, scan and fill the candidate pairs.
+    const std::uint32_t num_cells = compact_cells(s, g, n, n_active, detect);
+    const std::uint32_t nc = search_pairs(s, s.coord_, g, n, n_active, num_cells, detect, search_radius, s.family_masks());
 
     // 4. Carry history over from the previous list: each new pair looked up among the old incident
     //    entries of its A particle (by its storage index before the sort, perm_).
@@ -255,36 +300,30 @@ struct contact_builder {
       s.old_contacts_ = nc;
     }
     release(s.perm_);
-    if constexpr (Sim::law_traits::writes_owner_wildcards) s.owner_increment_.resize(2 * std::size_t(nc));
-    if constexpr (Sim::law_traits::writes_geometry_wildcards) s.geometry_increment_.resize(2 * std::size_t(nc));
 
-    // 5. Incident lists for the per-particle gather, each particle's entries in partner-id order
-    //    (a canonical summation order), built by counting: degrees, scan, scatter, then each
-    //    particle's entries ordered in place (contact::incident_*_kernel; no keys, no sort).
-    s.incident_entry_.discard_resize(2 * std::size_t(nc));
-    s.incident_offset_.discard_resize(n + 1);
-    s.backend_.for_each(n + 1, sim::zero_kernel{s.incident_offset_.data()});
-    if (nc) s.backend_.for_each(nc, contact::incident_degree_kernel{s.pair_a_.data(), s.pair_b_.data(), s.incident_offset_.data()});
-    s.backend_.exclusive_scan(s.incident_offset_, n + 1);
-    if (nc) {
-      s.backend_.for_each(n, sim::zero_kernel{s.pair_count_.data()});  // each particle's entries placed so far
-      s.backend_.for_each(nc, contact::incident_scatter_kernel{s.pair_a_.data(), s.pair_b_.data(), s.incident_offset_.data(), s.pair_count_.data(),
-                                                               s.incident_entry_.data()});
-      s.backend_.for_each(n, contact::incident_order_kernel{s.pair_a_.data(), s.pair_b_.data(), s.id_.data(), s.incident_offset_.data(),
-                                                            s.incident_entry_.data()});
-    }
-    release(s.pair_count_);
+    // 5. Incident lists for the per-particle gather.
+    incident_lists(s, n, nc);
 
-    s.num_contacts_ = nc;
     s.backend_.for_each(n, sim::copy_kernel<typename Sim::position_type>{s.pos_.data(), s.pos_ref_.data()});
     if constexpr (Sim::deformable) {  // the radii the list was built for: their growth uses up the margin
       s.deformed_ref_.resize(n);
       s.backend_.for_each(n, sim::copy_kernel<typename Sim::real>{s.deformed_.data(), s.deformed_ref_.data()});
       s.deform_growth_ = 0;
     }
+    finish(s, g, num_cells, nc, n, n_active, search_radius);
+  }
+
+  // The end of a build, once the particles are in the new order with the new pairs, incident lists,
+  // history and pos_ref_ (the positions the list was built from; a deferred build's snapshot): the
+  // wall list from those positions, the listed forces' arrays, and the grid kept for the local check.
+  static void finish(Sim& s, const broad::grid& g, std::uint32_t num_cells, std::uint32_t nc, std::uint32_t n, std::uint32_t n_active,
+                     const typename Sim::real* search_radius) {
+    s.num_contacts_ = nc;
+    if constexpr (Sim::law_traits::writes_owner_wildcards) s.owner_increment_.resize(2 * std::size_t(nc));
+    if constexpr (Sim::law_traits::writes_geometry_wildcards) s.geometry_increment_.resize(2 * std::size_t(nc));
     // 6. The wall list: each particle's boundary elements within the boundary margin.
-    s.walls_.template build<typename Sim::coord_space>(s.backend_, s.coord_, s.pos_.data(), search_radius, s.id_.data(), n, n_active, s.boundary_margin() + s.max_range_,
-                                                       s.family_masks());
+    s.walls_.template build<typename Sim::coord_space>(s.backend_, s.coord_, s.pos_ref_.data(), search_radius, s.id_.data(), n, n_active,
+                                                       s.boundary_margin() + s.max_range_, s.family_masks());
     // The listed forces and torques last: the wall list's build, with its carry and sort, then peaks
     // without them (device memory).
     if constexpr (!Sim::backend_type::keeps_rebuild_scratch) {
@@ -337,7 +376,8 @@ struct contact_builder {
   // The occupied cells of the sorted keys cell_key_[0, n) (active particles first, n_active of
   // them): cell_keys_, cell_start_ (num_cells + 1 each) and per particle head_ and slot_; and the
   // levels of g located in them (locate_levels).
-  static std::uint32_t compact_cells(Sim& s, broad::grid& g, std::uint32_t n, std::uint32_t n_active) {
+  template <class W>
+  static std::uint32_t compact_cells(W& s, broad::grid& g, std::uint32_t n, std::uint32_t n_active, double detect) {
     s.head_.discard_resize(n);
     s.slot_.discard_resize(n);
     s.backend_.for_each(n, broad::cell_head_kernel{s.cell_key_.data(), s.head_.data()});
@@ -348,7 +388,7 @@ struct contact_builder {
     s.backend_.for_each(n, broad::cell_compact_kernel{s.cell_key_.data(), s.head_.data(), s.slot_.data(), s.cell_keys_.data(), s.cell_start_.data()});
     s.backend_.for_each(1, contact::store_kernel<std::uint32_t>{s.cell_start_.data() + num_cells, n_active});
     release(s.cell_key_);  // the particles are in cell order now (perm_ serves until the history carry)
-    locate_levels(s, g, num_cells);
+    locate_levels(s, g, num_cells, detect);
     return num_cells;
   }
 
@@ -369,7 +409,7 @@ struct contact_builder {
         release(s.cell_key_, s.perm_);
         return;
       }
-      s.num_cells_ = compact_cells(s, g, n, n);
+      s.num_cells_ = compact_cells(s, g, n, n, s.margin() + s.max_range_);
       release(s.head_, s.slot_, s.perm_);
       s.grid_ = g;
       s.local_ready_ = true;

@@ -82,7 +82,7 @@ template <class Sim>
 struct device_steps {
   // Whether steps can run without a read each: nothing between two steps needs the host.
   static bool applies(const Sim& s) {
-    if (s.cfg_.status_read_interval == 0) return false;
+    if (s.cfg_.status_read_interval == 0 || s.cfg_.deferred_detection) return false;  // (deferred lists are applied between steps)
     if constexpr (Sim::ledger_supported)
       if (s.ledger_on_) return false;
     // Family extra margins: the host decides the rebuild from each particle's budget (Simulator::one_step).

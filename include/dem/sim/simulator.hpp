@@ -51,6 +51,7 @@
 #include "dem/sim/initial_overlaps.hpp"
 #include "dem/sim/local_arrays.hpp"
 #include "dem/sim/local_validity.hpp"
+#include "dem/sim/deferred_detection.hpp"
 #include "dem/sim/config.hpp"
 #include "dem/sim/step_kernels.hpp"
 
@@ -103,6 +104,8 @@ class Simulator {
                                     " cannot check a resolution (it has no make_params(domain, required_step))");
       coord_ = coord_space::make_params(cfg.domain);
     }
+    if (deformable && cfg.deferred_detection)
+      throw std::invalid_argument("dem: config.deferred_detection is not available for deformable spheres (their radii, and so their lists, change every step)");
     status_.assign(std::vector<std::uint32_t>{sim::no_particle, 0, 0, sim::no_particle});
     if constexpr (!boundary::has_wall_probes<Policies>) walls_.keep_body_reports();
   }
@@ -551,8 +554,15 @@ class Simulator {
       if (ledger_on_ && !ledger_primed_) prime_ledger();
     if constexpr (Backend::is_device && !deformable)
       if (sim::device_steps<Simulator>::applies(*this)) return sim::device_steps<Simulator>::run(*this, n);
+    struct end_of_call {  // a deferred build never outlives the call (sim/deferred_detection.hpp)
+      Simulator& s;
+      ~end_of_call() { sim::deferred_detection<Simulator>::end_of_call(s); }
+    } joins{*this};
     for (std::uint64_t s = 0; s < n; ++s) one_step();
   }
+
+  // What deferred detection did (config.deferred_detection; all zero without it).
+  sim::deferred_stats deferred_statistics() const { return deferred_.stats; }
 
   // Runs whole steps until at least `duration` more simulated seconds have passed.
   void advance(double duration) {
@@ -895,6 +905,8 @@ class Simulator {
   friend struct sim::device_steps;
   template <class>
   friend struct sim::local_validity;
+  template <class>
+  friend struct sim::deferred_detection;
   struct host_state {
     std::vector<position_type> pos;
     std::vector<position_type> pos_ref;  // position at the last contact-list build (the skin budget used)
@@ -1327,6 +1339,8 @@ class Simulator {
 
   void one_step() {
     [[maybe_unused]] const real dt = static_cast<real>(cfg_.dt);
+    const bool deferred = sim::deferred_detection<Simulator>::active(*this);
+    if (deferred) sim::deferred_detection<Simulator>::before_step(*this);  // a ready list into service, a due build started
     // Moving boundaries go where they are at the end of the step, where the forces are evaluated;
     // first, so that a motion that throws leaves the step undone (particles untouched).
     const bool boundaries_moved = move_boundaries(time_ + cfg_.dt, cfg_.dt);
@@ -1340,7 +1354,8 @@ class Simulator {
       moved2 = backend_.reduce_max(num_particles_, sim::displacement2<coord_space>{view(), coord_});
     const double half = 0.5 * margin();
     // A boundary that used up its share of the margin asks for a rebuild as a particle does.
-    bool rebuild = !contacts_valid_ || (boundaries_moved && walls_.moved_since_build(cfg_.domain) > boundary_budget());
+    const double wall_moved = boundaries_moved && contacts_valid_ ? walls_.moved_since_build(cfg_.domain) : 0.0;
+    bool rebuild = !contacts_valid_ || wall_moved > boundary_budget();
     // Deformable spheres: the radii's growth since the build uses up the margin too.
     bool over = moved2 > half * half || (deformable && std::sqrt(moved2) + deform_growth_ > half);
     if (!rebuild && over && sim::local_validity<Simulator>::applies(*this)) {
@@ -1358,8 +1373,10 @@ class Simulator {
       rebuild = over;
     }
     if (!over) kept_with_overrun_ = false;
+    if (deferred && rebuild) sim::deferred_detection<Simulator>::note_sync_rebuild(*this, contacts_valid_);
     if (rebuild) rebuild_contacts();
     finish_step(rebuild ? 0.0 : std::sqrt(moved2));
+    if (deferred) sim::deferred_detection<Simulator>::after_step(*this, rebuild ? 0.0 : std::sqrt(moved2), rebuild ? 0.0 : wall_moved, rebuild);
   }
 
   // The rest of a step once the list is valid: forces, integration and what runs between steps.
@@ -1526,6 +1543,7 @@ class Simulator {
     }
   }
   void rebuild_contacts_now() {
+    sim::deferred_detection<Simulator>::before_sync_rebuild(*this);  // a deferred build in flight is dropped
     forces_current_ = false;  // the listed forces no longer match the list until the next evaluation
     index_of_ids_valid_ = false;  // particles are reordered
     sim::contact_builder<Simulator>::rebuild(*this);
@@ -1681,6 +1699,7 @@ class Simulator {
   buffer<std::uint32_t> status_;
   buffer<std::uint32_t> halt_;  // sim::device_steps: where the device stopped a batch of steps
   buffer<std::uint32_t> overrun_, overrun_result_;  // sim::local_validity: the particles past their budgets; count and verdict
+  sim::deferred_state<Simulator> deferred_;  // config.deferred_detection: the build in flight, the statistics
 };
 
 }  // namespace dem
