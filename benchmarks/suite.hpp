@@ -4,6 +4,7 @@
 //
 // Names (Google Benchmark appends /real_time, or /manual_time for copy_bandwidth):
 //   free_fall/<backend>/<law>/<N>              N spheres on a wide lattice, gravity, no planes, no contacts
+//   free_fall/<backend>/<law>/deferred/<N>     the same with config.deferred_detection (N <= 1e6)
 //   tiled_bed/<backend>/<law>/<N>              the dense settled bed at any N (tiles of the 10,000 bed)
 //   tiled_bed/<backend>/<law>/<precision>/<coord>/<N>   the same for the force-law / precision / coordinate matrix
 //   contact_detection/<backend>/<law>/<N>      Simulator::rebuild_contact_list() alone, on the tiled bed
@@ -469,12 +470,22 @@ struct read_interval_scope {
   ~read_interval_scope() { sim.set_status_read_interval(dem::simulation_config{}.status_read_interval); }
 };
 
+// deferred: config.deferred_detection (sim/deferred_detection.hpp) for the run; the fixture is shared.
+template <class Sim>
+struct deferred_scope {
+  Sim& sim;
+  deferred_scope(Sim& s, bool deferred) : sim(s) { sim.set_deferred_detection(deferred); }
+  ~deferred_scope() { sim.set_deferred_detection(false); }
+};
+
 template <class Backend, class Force>
-void free_fall(benchmark::State& state, std::size_t n, bool host_reads = false) {
+void free_fall(benchmark::State& state, std::size_t n, bool host_reads = false, bool deferred = false) {
   using Sim = simulator<Backend, Force>;
   try {
     auto& f = fixture<free_fall_fixture<Sim>>(fixture_key<Sim>("free_fall", n), n);
     const read_interval_scope<Sim> reads(f.sim, host_reads);
+    const deferred_scope<Sim> detection(f.sim, deferred);
+    const dem::sim::deferred_stats d0 = f.sim.deferred_statistics();
     const int k = steps_per_iteration(n);
     const std::uint64_t s0 = f.sim.step_count(), r0 = f.sim.num_rebuilds();
     for (auto _ : state) {
@@ -491,6 +502,12 @@ void free_fall(benchmark::State& state, std::size_t n, bool host_reads = false) 
     f.timed_rebuilds += f.sim.num_rebuilds() - r0;
     step_counters(state, f.sim, k, f.timed_steps, f.timed_rebuilds, f.device_bytes, f.memory);
     state.counters["bounces"] = static_cast<double>(f.bounces);
+    if (deferred) {  // this run's deferred builds: applied, and the synchronous ones the guard made
+      const dem::sim::deferred_stats d = f.sim.deferred_statistics();
+      state.counters["deferred_applied"] = static_cast<double>(d.applied - d0.applied);
+      state.counters["guard_rebuilds"] = static_cast<double>(d.guard_rebuilds - d0.guard_rebuilds);
+      state.counters["deferred_latency_steps"] = d.latency_steps;
+    }
     if (f.sim.num_lost()) state.SkipWithError("free_fall: particles left the domain");
   } catch (const std::exception& e) {
     release_fixture();

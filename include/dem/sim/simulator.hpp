@@ -561,6 +561,13 @@ class Simulator {
     for (std::uint64_t s = 0; s < n; ++s) one_step();
   }
 
+  // config.deferred_detection from the next step on (a build in flight is finished or dropped as
+  // usual). Results do not depend on it.
+  void set_deferred_detection(bool on) {
+    if (deformable && on)
+      throw std::invalid_argument("dem: config.deferred_detection is not available for deformable spheres (their radii, and so their lists, change every step)");
+    cfg_.deferred_detection = on;
+  }
   // What deferred detection did (config.deferred_detection; all zero without it).
   sim::deferred_stats deferred_statistics() const { return deferred_.stats; }
 
