@@ -57,14 +57,12 @@ struct fold_contacts {
 };
 inline constexpr int c_particles = 0, c_ends = 1, c_histogram = 2, c_moment = c_histogram + contact_summary::bins, c_fabric = c_moment + 9;
 
-// Whether listed pair c touched at the last evaluation: the pair kernel stores exactly zero for a
-// pair out of reach, and a touching pair's force is zero only at the exact balance of a cohesive
-// law or at an overlap of exactly zero. The force alone is read (not the two torques): at 1e6
-// particles this pass is bound by memory traffic, and the torques would double it.
+// Whether listed pair c touched at the last evaluation (sim::is_touching). The force alone is read
+// (not the torques): at 1e6 particles this pass is bound by memory traffic, and the torques would
+// double it.
 template <class Real>
 DEM_HD bool touching(const sim::contact_results<Real>& r, std::uint32_t c) {
-  const vec3<Real> z{0, 0, 0};
-  return !(r.force[c] == z);
+  return sim::is_touching(r.force[c]) != 0;
 }
 
 // Pass 1, over the particles: which are selected (`selected`, 1 or 0 per particle, for pass 2),

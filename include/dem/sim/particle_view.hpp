@@ -160,6 +160,16 @@ struct contact_results {
   DEM_HD std::size_t on_side(std::uint32_t e) const { return (e >> 1) + (e & 1u) * pairs; }
 };
 
+// Whether a listed pair touched at its last evaluation, from its stored force, as 1 or 0 (no
+// branch): the pair kernel stores exactly zero for a pair out of reach, and a touching pair's force
+// is zero only at the exact balance of a cohesive law or at an overlap of exactly zero. And a count
+// of them in a byte (saturating), as the contact inspectors read it (Simulator::count_touching).
+template <class Real>
+DEM_HD inline std::uint32_t is_touching(const vec3<Real>& f) {
+  return (f.x != Real(0)) | (f.y != Real(0)) | (f.z != Real(0));
+}
+DEM_HD inline std::uint8_t touching_byte(std::uint32_t count) { return static_cast<std::uint8_t>(count < 255u ? count : 255u); }
+
 // User properties of a law (force/wildcards.hpp): per-particle values and, for laws that write
 // them, per-contact increments for each side. Null where the law declares no such capability.
 template <class Owner, class Geometry>

@@ -278,7 +278,7 @@ struct particle_update_kernel {
       const Real sign = signs[e & 1u];  // B gets -force (a table: GCC made the conditional a branch, mispredicted half the time)
       const vec3<Real> fc = in.force[e >> 1];
       f += vec3<G>(fc * sign);
-      touching += (fc.x != Real(0)) | (fc.y != Real(0)) | (fc.z != Real(0));  // exactly zero out of reach (no branch)
+      touching += is_touching(fc);
       if constexpr (P::one_torque_per_pair) {
         // B's torque from A's (sim::contact_results). A pair out of reach stored +0 force and torque:
         // B's is then a zero too, and a zero of either sign leaves the sum, which starts at +0, as it is.
@@ -292,7 +292,7 @@ struct particle_update_kernel {
       if constexpr (traits::writes_owner_wildcards) owner_sum += wc.owner_increment[e];
       if constexpr (traits::writes_geometry_wildcards) geometry_sum += wc.geometry_increment[e];
     }
-    if (touching_count) touching_count[i] = static_cast<std::uint8_t>(touching < 255u ? touching : 255u);
+    if (touching_count) touching_count[i] = touching_byte(touching);
     boundary::wall_forces<P, G>(p, r, coord, i, boundaries, walls, table, num_materials, wc, owner_sum, geometry_sum, dt, time, f, t);
     if constexpr (deform::caps_in_pair_kernel<P>)  // from the wall reports just made and the pair kernel's distances
       if (integrate && deform.next) deform(p, coord, i, incident_offset, incident_entry, walls, caps, status);
@@ -536,11 +536,8 @@ struct touching_count_kernel {
   DEM_HD void operator()(index_t i) const {
     std::uint32_t touching = 0;
     if (active[i])
-      for (std::uint32_t k = incident_offset[i]; k < incident_offset[i + 1]; ++k) {
-        const vec3<Real> fc = force[incident_entry[k] >> 1];
-        touching += (fc.x != Real(0)) | (fc.y != Real(0)) | (fc.z != Real(0));
-      }
-    out[i] = static_cast<std::uint8_t>(touching < 255u ? touching : 255u);
+      for (std::uint32_t k = incident_offset[i]; k < incident_offset[i + 1]; ++k) touching += is_touching(force[incident_entry[k] >> 1]);
+    out[i] = touching_byte(touching);
   }
 };
 
