@@ -346,6 +346,15 @@ struct cuda {
   // Waits for outstanding work; reports errors of earlier asynchronous kernels.
   void synchronize() const { DEM_CUDA_CHECK(cudaDeviceSynchronize()); }
 
+  // The calling thread's device, and setting it on another thread (sim/deferred_detection.hpp: a
+  // build thread works on its simulator's device).
+  static int current_device() {
+    int device = 0;
+    DEM_CUDA_CHECK(cudaGetDevice(&device));
+    return device;
+  }
+  static void use_device(int device) { DEM_CUDA_CHECK(cudaSetDevice(device)); }
+
  private:
   // f(i) evaluated as doubles into scratch, reduce_chunk at a time, each chunk reduced by CUB into
   // a partial, then the partials (for n <= reduce_chunk: one reduction, as a plain Reduce). The

@@ -268,6 +268,9 @@ struct emulated_device {
   }
 
   void synchronize() const {}
+  // One device: nothing to select (backend::cuda selects the calling thread's device).
+  static int current_device() { return 0; }
+  static void use_device(int) {}
 
  private:
   // f evaluated into scratch, then reduced pairwise (a tree: another association than the host's).

@@ -247,6 +247,9 @@ struct host {
 
   // Waits for outstanding work (nothing is asynchronous on the host).
   void synchronize() const {}
+  // One device: nothing to select (backend::cuda selects the calling thread's device).
+  static int current_device() { return 0; }
+  static void use_device(int) {}
 
  private:
 #if defined(_OPENMP)

@@ -51,13 +51,16 @@ struct simulation_config {
   double facet_tolerance = 0;
   // Deferred contact detection (sim/deferred_detection.hpp): contact lists are built from a
   // snapshot of the positions on a thread of their own while the steps go on with the list in
-  // service, and put in service when ready; a build starts when the particles (or a moving
-  // boundary) would use up their margin within 1.5x the builds' measured latency + 2 steps. A
-  // particle that uses up its margin first makes a synchronous rebuild (counted and logged:
-  // Simulator::deferred_statistics()). The results are the same bits as without. The builder's
-  // buffers are held twice. The energy ledger's runs detect synchronously; deformable spheres
-  // refuse it. On device backends the build thread shares the device (concurrent only with CUDA's
-  // per-thread default streams) and the steps run one at a time (no batches).
+  // service, and put in service when ready (if no particle has moved more than half the margin since
+  // the snapshot). A build starts when the list in service would run out within 1.5x the builds'
+  // measured latency + 2 steps: by the displacements' rate under the plain criterion, at a learnt
+  // age under local validity (max_overrun). A particle that uses up its margin first makes a
+  // synchronous rebuild (counted and logged: Simulator::deferred_statistics()). The results are the
+  // same bits as without. The builder's buffers are held twice while a build runs. A Simulator::step
+  // call waits for its build before it returns (a step(1) loop overlaps one step at most). The energy
+  // ledger's runs detect synchronously; deformable spheres refuse it. On device backends the steps
+  // run one at a time (no batches), and the build overlaps with them only with CUDA's per-thread
+  // default streams. Off by default: it pays where the build has cores or a stream to itself.
   bool deferred_detection = false;
   // OpenMP threads of the build thread while a build runs (the dynamics run on the rest);
   // 0: max(1, threads / 8).

@@ -42,15 +42,32 @@ namespace dem::sim {
 struct deferred_stats {
   std::uint64_t launched = 0;        // builds started from a snapshot
   std::uint64_t applied = 0;         // lists put in service
-  std::uint64_t discarded = 0;       // builds dropped: the particles were reordered, added or invalidated meanwhile, or the build failed
+  std::uint64_t discarded = 0;       // builds dropped: the particles were reordered, added or invalidated meanwhile, the build failed,
+  std::uint64_t too_late = 0;        //   or (counted here too) a particle had moved more than half the margin since the snapshot
   std::uint64_t sync_rebuilds = 0;   // synchronous builds: the first, those setters, requests or lost and added particles ask for, and
   std::uint64_t guard_rebuilds = 0;  //   of them, those because a particle or boundary used up its margin before a list was ready
+  std::uint64_t short_lists = 0;     //   of those, lists that ran out with no build started: they last shorter than a build takes
   double wait_seconds = 0;           // time the dynamics spent waiting for a build (cancelled, or joined at the end of step())
   double latency_steps = 0;          // steps from a build's start to its list being ready (moving average)
 };
 
 template <class Sim>
 struct deferred_detection;
+
+// The squared displacement of each active particle from where a deferred build's snapshot saw it
+// (per new storage index; the positions are still in the old order).
+template <class Space>
+struct snapshot_displacement2 {
+  typename Space::params coord;
+  const typename Space::position* pos;   // old order
+  const std::uint32_t* active;           // old order
+  const std::uint32_t* perm;             // perm[new] = old
+  const typename Space::position* snap;  // new order
+  DEM_HD double operator()(index_t i) const {
+    const std::uint32_t o = perm[i];
+    return active[o] ? static_cast<double>(norm2(Space::difference(coord, pos[o], snap[i]))) : 0.0;
+  }
+};
 
 // 1 per active particle (a count, as a sum).
 struct active_count {
@@ -96,9 +113,18 @@ template <class Sim>
 class deferred_state {
  public:
   deferred_state() = default;
-  deferred_state(const deferred_state&) {}
-  deferred_state& operator=(const deferred_state&) {
-    reset();
+  deferred_state(const deferred_state& o) { *this = o; }
+  deferred_state& operator=(const deferred_state& o) {  // what was learnt and counted; no build
+    if (this != &o) {
+      reset();
+      stats = o.stats;
+      generation = o.generation;
+      list_step = o.list_step;
+      wall_step = o.wall_step;
+      moved = o.moved;
+      wall_moved = o.wall_moved;
+      life = o.life;
+    }
     return *this;
   }
   deferred_state(deferred_state&& o) noexcept { *this = std::move(o); }
@@ -171,7 +197,8 @@ struct deferred_detection {
     }
   }
 
-  // ---- at the top of a step ----------------------------------------------------------------------
+  // ---- in a step, once the boundaries moved (servos and free bodies read the last evaluation's
+  // loads, which a new wall list clears) and before the particles move -----------------------------
   // Puts a ready list in service, then starts a build if the serving list would run out within the
   // builds' latency.
   static void before_step(Sim& s) {
@@ -187,13 +214,23 @@ struct deferred_detection {
   // Before a synchronous rebuild: a build in flight is cancelled (its result would be stale).
   static void before_sync_rebuild(Sim& s) {
     state& st = s.deferred_;
-    if (st.in_flight_) {
-      if (!st.pending_) join(s, true);
-      ++st.stats.discarded;
-      st.in_flight_ = st.pending_ = false;
-    }
+    drop(s);
     ++st.generation;
+    st.list_step = st.wall_step = s.steps_;
+    st.moved = st.wall_moved = 0;
     if (active(s)) ++st.stats.sync_rebuilds;
+  }
+
+  // A build in flight cancelled and joined, or a finished one dropped.
+  static void drop(Sim& s) {
+    state& st = s.deferred_;
+    if (!st.in_flight_) return;
+    if (!st.pending_) {
+      st.w_->cancel.store(true, std::memory_order_relaxed);
+      join(s, true);
+    }
+    ++st.stats.discarded;
+    st.in_flight_ = st.pending_ = false;
   }
 
   // A synchronous rebuild a step decided: `guard` when the list was valid (a particle or boundary
@@ -202,17 +239,22 @@ struct deferred_detection {
     state& st = s.deferred_;
     if (!guard) return;
     ++st.stats.guard_rebuilds;
-    if (s.steps_ > st.list_step) st.life = std::max(1.0, 0.85 * std::min(st.life, static_cast<double>(s.steps_ - st.list_step)));
+    if (!st.in_flight_) ++st.stats.short_lists;
+    if (s.steps_ > st.list_step) {
+      // A build in flight came too late: the life learnt is cut. None started: the list's whole life.
+      const double age = static_cast<double>(s.steps_ - st.list_step);
+      st.life = st.in_flight_ && st.life > 0 ? std::max(1.0, 0.85 * std::min(st.life, age)) : age;
+    }
     if (s.log_)
       *s.log_ << "dem: step " << s.steps_ << ": a particle or boundary used up its contact margin before the deferred list was ready; rebuilt now ("
               << st.stats.guard_rebuilds << " such rebuilds, builds take " << st.stats.latency_steps
               << " steps; a larger config.contact_margin avoids them)\n";
   }
 
-  // After a step: the displacements the next launch decision reads.
-  static void after_step(Sim& s, double moved, double wall_moved, bool rebuilt) {
+  // After a step: the displacements since the list's positions and the wall list's build, which the
+  // next launch decision reads (a synchronous rebuild in the step reset them: before_sync_rebuild).
+  static void after_step(Sim& s, double moved, double wall_moved) {
     state& st = s.deferred_;
-    if (rebuilt) st.list_step = st.wall_step = s.steps_;  // (the step count before this step's increment)
     st.moved = moved;
     st.wall_moved = wall_moved;
   }
@@ -234,21 +276,21 @@ struct deferred_detection {
   // Whether a build should start now. Under the plain criterion the largest displacement decides a
   // rebuild, and its rate predicts when. Under local validity (config.max_overrun) a list outlives
   // that by as long as the particles past their budgets stay clear of what they lack, which no rate
-  // predicts: the lists' expected life is learnt instead, grown 5 % with each list that served to its
-  // replacement and cut to 0.7x the age at which one did not (a guard rebuild).
+  // predicts: the lists' expected life is learnt instead, grown 25 % with each list that served to
+  // its replacement until the first guard rebuild, 2 % after, and cut to 0.85x the age at which one
+  // did not serve (a guard rebuild). Rates are extrapolated at 1.5x (a bound for acceleration).
   static bool due(Sim& s) {
     state& st = s.deferred_;
     if (s.steps_ <= st.list_step) return false;
     const double lead = latency_estimate(s) + 1.0;
     const double age = static_cast<double>(s.steps_ - st.list_step);
     const double half = 0.5 * s.margin();
+    // A list that lasts no longer than a build takes is left to run out (a synchronous rebuild): a
+    // build started for it would be dropped.
     if (local_validity<Sim>::applies(s)) {
-      if (st.life <= 0) {  // not learnt yet: from the plain criterion's
-        if (st.moved <= 0) return false;
-        st.life = std::max(lead + 1.0, half / (st.moved / age));
-      }
-      if (age + lead >= st.life) return true;
-    } else if (st.moved + 1.5 * (st.moved / age) * lead >= half) {
+      if (st.life <= 0 && st.moved > 0) st.life = std::max(lead + 1.0, half / (st.moved / age));  // not learnt yet: the plain criterion's
+      if (st.life > lead && age + lead >= st.life) return true;
+    } else if (st.moved > 0 && half / (1.5 * st.moved / age) > lead && st.moved + 1.5 * (st.moved / age) * lead >= half) {
       return true;
     }
     if (st.wall_moved > 0 && s.steps_ > st.wall_step) {
@@ -310,6 +352,7 @@ struct deferred_detection {
       build(w);
       return;
     }
+    const int device = Sim::backend_type::current_device();
 #if defined(_OPENMP)
     const int all = omp_get_max_threads();
     const int for_worker = s.cfg_.deferred_threads ? static_cast<int>(s.cfg_.deferred_threads) : std::max(1, all / 8);
@@ -319,12 +362,18 @@ struct deferred_detection {
     const int for_worker = 1;
 #endif
     try {
-      st.worker_ = std::make_unique<std::thread>([&w, for_worker] {
+      st.worker_ = std::make_unique<std::thread>([&w, for_worker, device] {
 #if defined(_OPENMP)
         omp_set_num_threads(for_worker);
 #else
         (void)for_worker;
 #endif
+        try {
+          Sim::backend_type::use_device(device);
+        } catch (...) {
+          w.error = std::current_exception();
+          return finished(w);
+        }
         build(w);
       });
     } catch (...) {  // no thread to be had: built here
@@ -397,13 +446,21 @@ struct deferred_detection {
       }
       builder::release(w.snap_id_);
       builder::incident_lists(w, n_active, w.nc);
-      b.synchronize();  // a device's kernels done before the dynamics, on their stream, read the result
     } catch (...) {
       w.error = std::current_exception();
     }
     finished(w);
   }
-  static void finished(workspace& w) { w.done.store(true, std::memory_order_release); }
+  // On every path out of a build: a device's kernels done before the dynamics read, reuse or free the
+  // workspace (the worker's stream, with per-thread default streams).
+  static void finished(workspace& w) {
+    try {
+      w.backend_.synchronize();
+    } catch (...) {
+      if (!w.error) w.error = std::current_exception();
+    }
+    w.done.store(true, std::memory_order_release);
+  }
 
   // Puts the finished build's list in service, or drops it.
   static void apply(Sim& s) {
@@ -423,6 +480,30 @@ struct deferred_detection {
       ++st.stats.discarded;
       return;
     }
+    // The list holds every pair within reach at the snapshot: it serves now only if no particle has
+    // moved more than half the margin since (else a pair that closed meanwhile, touching now under the
+    // list in service, would lose its history).
+    const double half = 0.5 * s.margin();
+    if (w.n && s.backend_.reduce_max(w.n, snapshot_displacement2<space>{s.coord_, s.pos_.data(), s.active_.data(), w.perm_.data(), w.pos_.data()}) >
+                   half * half) {
+      ++st.stats.discarded;
+      ++st.stats.too_late;
+      return;
+    }
+    try {
+      put_in_service(s, w);
+    } catch (...) {  // an allocation that failed: the particles may be half reordered
+      builder::abandon(s);
+      throw;
+    }
+    ++st.generation;
+    ++st.stats.applied;
+    if (st.life > 0) st.life *= st.stats.guard_rebuilds ? 1.02 : 1.25;  // fast until the first guard rebuild
+    st.list_step = w.launch_step;
+    st.wall_step = s.steps_;
+  }
+
+  static void put_in_service(Sim& s, workspace& w) {
     s.forces_current_ = false;
     s.index_of_ids_valid_ = false;
     builder::release(s.cforce_, s.ctorque_);
@@ -451,11 +532,6 @@ struct deferred_detection {
     // holds one list between builds.
     builder::release(w.pos_, w.id_, w.radius_, w.family_, w.pair_a_, w.pair_b_, w.incident_offset_, w.incident_entry_, w.from_, w.cell_keys_,
                      w.cell_start_, w.level_first_);
-    ++st.generation;
-    ++st.stats.applied;
-    if (st.life > 0) st.life *= st.stats.guard_rebuilds ? 1.02 : 1.25;  // fast until the first guard rebuild
-    st.list_step = w.launch_step;
-    st.wall_step = s.steps_;
   }
 };
 

@@ -566,6 +566,7 @@ class Simulator {
   void set_deferred_detection(bool on) {
     if (deformable && on)
       throw std::invalid_argument("dem: config.deferred_detection is not available for deformable spheres (their radii, and so their lists, change every step)");
+    if (!on) sim::deferred_detection<Simulator>::drop(*this);  // a result kept from the last call would be stale when switched on again
     cfg_.deferred_detection = on;
   }
   // What deferred detection did (config.deferred_detection; all zero without it).
@@ -1346,11 +1347,11 @@ class Simulator {
 
   void one_step() {
     [[maybe_unused]] const real dt = static_cast<real>(cfg_.dt);
-    const bool deferred = sim::deferred_detection<Simulator>::active(*this);
-    if (deferred) sim::deferred_detection<Simulator>::before_step(*this);  // a ready list into service, a due build started
     // Moving boundaries go where they are at the end of the step, where the forces are evaluated;
     // first, so that a motion that throws leaves the step undone (particles untouched).
     const bool boundaries_moved = move_boundaries(time_ + cfg_.dt, cfg_.dt);
+    const bool deferred = sim::deferred_detection<Simulator>::active(*this);
+    if (deferred) sim::deferred_detection<Simulator>::before_step(*this);  // a ready list into service, a due build started
     double moved2;
     if constexpr (Policies::integrator::needs_initial_force && separate_integration) {
       using start = sim::sphere_start_kernel<Policies>;
@@ -1383,7 +1384,7 @@ class Simulator {
     if (deferred && rebuild) sim::deferred_detection<Simulator>::note_sync_rebuild(*this, contacts_valid_);
     if (rebuild) rebuild_contacts();
     finish_step(rebuild ? 0.0 : std::sqrt(moved2));
-    if (deferred) sim::deferred_detection<Simulator>::after_step(*this, rebuild ? 0.0 : std::sqrt(moved2), rebuild ? 0.0 : wall_moved, rebuild);
+    if (deferred) sim::deferred_detection<Simulator>::after_step(*this, rebuild ? 0.0 : std::sqrt(moved2), rebuild ? 0.0 : wall_moved);
   }
 
   // The rest of a step once the list is valid: forces, integration and what runs between steps.
