@@ -92,10 +92,12 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(sim.num_rebuilds() - rebuilds), all.c_str());
     if (cfg.deferred_detection) {
       const dem::sim::deferred_stats d = sim.deferred_statistics();
-      std::printf("deferred: launched=%llu applied=%llu discarded=%llu sync_rebuilds=%llu guard_rebuilds=%llu latency_steps=%.2f wait_s=%.4f\n",
+      std::printf("deferred: launched=%llu applied=%llu discarded=%llu too_late=%llu sync_rebuilds=%llu guard_rebuilds=%llu short_lists=%llu "
+                  "latency_steps=%.2f wait_s=%.4f\n",
                   static_cast<unsigned long long>(d.launched), static_cast<unsigned long long>(d.applied),
-                  static_cast<unsigned long long>(d.discarded), static_cast<unsigned long long>(d.sync_rebuilds),
-                  static_cast<unsigned long long>(d.guard_rebuilds), d.latency_steps, d.wait_seconds);
+                  static_cast<unsigned long long>(d.discarded), static_cast<unsigned long long>(d.too_late),
+                  static_cast<unsigned long long>(d.sync_rebuilds), static_cast<unsigned long long>(d.guard_rebuilds),
+                  static_cast<unsigned long long>(d.short_lists), d.latency_steps, d.wait_seconds);
     }
     return 0;
   } catch (const std::exception& e) {
