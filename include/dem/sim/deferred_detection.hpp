@@ -130,18 +130,11 @@ class deferred_state {
   deferred_state(deferred_state&& o) noexcept { *this = std::move(o); }
   deferred_state& operator=(deferred_state&& o) noexcept {
     if (this != &o) {
-      reset();
+      *this = static_cast<const deferred_state&>(o);  // what was learnt and counted (after reset())
       w_ = std::move(o.w_);
       worker_ = std::move(o.worker_);
       in_flight_ = o.in_flight_;
       pending_ = o.pending_;
-      stats = o.stats;
-      generation = o.generation;
-      list_step = o.list_step;
-      wall_step = o.wall_step;
-      moved = o.moved;
-      wall_moved = o.wall_moved;
-      life = o.life;
       dynamics_threads_ = o.dynamics_threads_;
       o.in_flight_ = o.pending_ = false;
       o.dynamics_threads_ = 0;
