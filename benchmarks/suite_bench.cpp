@@ -66,9 +66,11 @@ void register_all() {
       add(name(inspectors[which], hertz_mindlin::name, n),
           [n, which](benchmark::State& st) { suite::inspectors<backend, hertz_mindlin>(st, n, which); });
     add(name("free_fall", hertz_mindlin::name, n), [n](benchmark::State& st) { suite::free_fall<backend, hertz_mindlin>(st, n); });
-    if (n <= 1000000)  // deferred detection (issue 17, item 1) on the same fixture
+#if !defined(__CUDACC__)  // deferred detection (issue 17, item 1) on the same fixture; not built for backend::cuda yet
+    if (n <= 1000000)
       add(name("free_fall", hertz_mindlin::name, n, "deferred"),
           [n](benchmark::State& st) { suite::free_fall<backend, hertz_mindlin>(st, n, false, true); });
+#endif
 #if defined(__CUDACC__)
     // The same with the host reading the status after every step (config.status_read_interval = 0).
     if (n <= 1000000) {

@@ -133,6 +133,7 @@ TEST_CASE_TEMPLATE("local validity: flyers keep the list while clear, the same b
   CHECK(same_bits(local.x, batched.x));
   CHECK(same_bits(local.v, batched.v));
   CHECK(batched.rebuilds == local.rebuilds);  // decided at the same steps
+#if !defined(DEM_TEST_BACKEND_CUDA)  // (not built for backend::cuda yet)
   // Deferred detection (sim/deferred_detection.hpp), lists 5 steps late or from the build thread,
   // under either criterion. (The build thread's lists may all come too late here: 117 particles
   // step faster than a thread starts, and under the plain criterion a list lasts 10 steps.)
@@ -155,6 +156,7 @@ TEST_CASE_TEMPLATE("local validity: flyers keep the list while clear, the same b
   CHECK(same_bits(local.x, late.x));
   CHECK(same_bits(local.v, late.v));
   CHECK(same_bits(local.w, late.w));
+#endif
   // The global criterion rebuilds every 10 steps of flight (0.1 mm of margin at 1e-5 m per step);
   // locally the list stands until a flyer nears what it lacks.
   CHECK(global.rebuilds >= std::uint64_t(steps / 12));

@@ -243,6 +243,10 @@ struct cuda {
   // device memory is what limits the particle count. cudaFree waits for the device, but a rebuild
   // already waits to read its counts back.
   static constexpr bool keeps_rebuild_scratch = false;
+  // Deferred detection (sim/deferred_detection.hpp) is not built for this backend yet: its build
+  // thread needs per-thread default streams to overlap with the steps, untested without a GPU, and
+  // its code would lengthen every CUDA compile (config.deferred_detection is refused).
+  static constexpr bool runs_deferred_builds = false;
   void release_scratch() {
     key_alt_.clear();
     value_alt_.clear();

@@ -185,6 +185,7 @@ struct emulated_device {
   static void reset_memory_peak() noexcept { memory_meter<emulated_device>::reset_peak(); }
   // As backend::cuda: scratch used only by a rebuild is freed when it is done with.
   static constexpr bool keeps_rebuild_scratch = false;
+  static constexpr bool runs_deferred_builds = true;  // (sim/deferred_detection.hpp)
   void release_scratch() {
     key_alt_.clear();
     value_alt_.clear();

@@ -82,6 +82,7 @@ struct host {
   // host memory rarely limits a run, and allocating it afresh would fault its pages in every
   // rebuild. Device backends free it (sim/contact_builder.hpp).
   static constexpr bool keeps_rebuild_scratch = true;
+  static constexpr bool runs_deferred_builds = true;  // config.deferred_detection (sim/deferred_detection.hpp)
   void release_scratch() {}
 
   static int concurrency() {

@@ -58,9 +58,9 @@ struct simulation_config {
   // synchronous rebuild (counted and logged: Simulator::deferred_statistics()). The results are the
   // same bits as without. The builder's buffers are held twice while a build runs. A Simulator::step
   // call waits for its build before it returns (a step(1) loop overlaps one step at most). The energy
-  // ledger's runs detect synchronously; deformable spheres refuse it. On device backends the steps
-  // run one at a time (no batches), and the build overlaps with them only with CUDA's per-thread
-  // default streams. Off by default: it pays where the build has cores or a stream to itself.
+  // ledger's runs detect synchronously; deformable spheres and backend::cuda refuse it (not built
+  // there yet: its build thread needs per-thread default streams). On the emulated device the steps
+  // run one at a time (no batches). Off by default: it pays where the build has cores to itself.
   bool deferred_detection = false;
   // OpenMP threads of the build thread while a build runs (the dynamics run on the rest);
   // 0: max(1, threads / 8).

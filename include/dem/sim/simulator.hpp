@@ -104,8 +104,7 @@ class Simulator {
                                     " cannot check a resolution (it has no make_params(domain, required_step))");
       coord_ = coord_space::make_params(cfg.domain);
     }
-    if (deformable && cfg.deferred_detection)
-      throw std::invalid_argument("dem: config.deferred_detection is not available for deformable spheres (their radii, and so their lists, change every step)");
+    check_deferred_detection(cfg.deferred_detection);
     status_.assign(std::vector<std::uint32_t>{sim::no_particle, 0, 0, sim::no_particle});
     if constexpr (!boundary::has_wall_probes<Policies>) walls_.keep_body_reports();
   }
@@ -554,20 +553,33 @@ class Simulator {
       if (ledger_on_ && !ledger_primed_) prime_ledger();
     if constexpr (Backend::is_device && !deformable)
       if (sim::device_steps<Simulator>::applies(*this)) return sim::device_steps<Simulator>::run(*this, n);
-    struct end_of_call {  // a deferred build never outlives the call (sim/deferred_detection.hpp)
-      Simulator& s;
-      ~end_of_call() { sim::deferred_detection<Simulator>::end_of_call(s); }
-    } joins{*this};
-    for (std::uint64_t s = 0; s < n; ++s) one_step();
+    if constexpr (deferred_supported) {
+      struct end_of_call {  // a deferred build never outlives the call (sim/deferred_detection.hpp)
+        Simulator& s;
+        ~end_of_call() { sim::deferred_detection<Simulator>::end_of_call(s); }
+      } joins{*this};
+      for (std::uint64_t s = 0; s < n; ++s) one_step();
+    } else {
+      for (std::uint64_t s = 0; s < n; ++s) one_step();
+    }
   }
 
   // config.deferred_detection from the next step on (a build in flight is finished or dropped as
   // usual). Results do not depend on it.
   void set_deferred_detection(bool on) {
-    if (deformable && on)
-      throw std::invalid_argument("dem: config.deferred_detection is not available for deformable spheres (their radii, and so their lists, change every step)");
-    if (!on) sim::deferred_detection<Simulator>::drop(*this);  // a result kept from the last call would be stale when switched on again
+    check_deferred_detection(on);
+    if constexpr (deferred_supported)
+      if (!on) sim::deferred_detection<Simulator>::drop(*this);  // a result kept from the last call would be stale when switched on again
     cfg_.deferred_detection = on;
+  }
+  // Whether config.deferred_detection can be on: not for deformable spheres, nor on backend::cuda yet.
+  static constexpr bool deferred_supported = !deformable && Backend::runs_deferred_builds;
+  static void check_deferred_detection(bool on) {
+    if (on && deformable)
+      throw std::invalid_argument("dem: config.deferred_detection is not available for deformable spheres (their radii, and so their lists, change every step)");
+    if (on && !Backend::runs_deferred_builds)
+      throw std::invalid_argument(std::string("dem: config.deferred_detection is not available on backend::") + Backend::name +
+                                  " yet (its build thread needs per-thread default streams, not yet run on a GPU)");
   }
   // What deferred detection did (config.deferred_detection; all zero without it).
   sim::deferred_stats deferred_statistics() const { return deferred_.stats; }
@@ -1350,8 +1362,11 @@ class Simulator {
     // Moving boundaries go where they are at the end of the step, where the forces are evaluated;
     // first, so that a motion that throws leaves the step undone (particles untouched).
     const bool boundaries_moved = move_boundaries(time_ + cfg_.dt, cfg_.dt);
-    const bool deferred = sim::deferred_detection<Simulator>::active(*this);
-    if (deferred) sim::deferred_detection<Simulator>::before_step(*this);  // a ready list into service, a due build started
+    bool deferred = false;
+    if constexpr (deferred_supported) {
+      deferred = sim::deferred_detection<Simulator>::active(*this);
+      if (deferred) sim::deferred_detection<Simulator>::before_step(*this);  // a ready list into service, a due build started
+    }
     double moved2;
     if constexpr (Policies::integrator::needs_initial_force && separate_integration) {
       using start = sim::sphere_start_kernel<Policies>;
@@ -1381,10 +1396,12 @@ class Simulator {
       rebuild = over;
     }
     if (!over) kept_with_overrun_ = false;
-    if (deferred && rebuild) sim::deferred_detection<Simulator>::note_sync_rebuild(*this, contacts_valid_);
+    if constexpr (deferred_supported)
+      if (deferred && rebuild) sim::deferred_detection<Simulator>::note_sync_rebuild(*this, contacts_valid_);
     if (rebuild) rebuild_contacts();
     finish_step(rebuild ? 0.0 : std::sqrt(moved2));
-    if (deferred) sim::deferred_detection<Simulator>::after_step(*this, rebuild ? 0.0 : std::sqrt(moved2), rebuild ? 0.0 : wall_moved);
+    if constexpr (deferred_supported)
+      if (deferred) sim::deferred_detection<Simulator>::after_step(*this, rebuild ? 0.0 : std::sqrt(moved2), rebuild ? 0.0 : wall_moved);
   }
 
   // The rest of a step once the list is valid: forces, integration and what runs between steps.
@@ -1551,7 +1568,7 @@ class Simulator {
     }
   }
   void rebuild_contacts_now() {
-    sim::deferred_detection<Simulator>::before_sync_rebuild(*this);  // a deferred build in flight is dropped
+    if constexpr (deferred_supported) sim::deferred_detection<Simulator>::before_sync_rebuild(*this);  // a deferred build in flight is dropped
     forces_current_ = false;  // the listed forces no longer match the list until the next evaluation
     index_of_ids_valid_ = false;  // particles are reordered
     sim::contact_builder<Simulator>::rebuild(*this);
