@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "dem/config.hpp"
+#include "dem/math/minmax.hpp"
 #include "dem/math/vec3.hpp"
 
 namespace dem::boundary {
@@ -126,12 +127,10 @@ DEM_HD inline surface_point<Real> closest_on_triangle(const element<Real>& e, co
 
 template <class Real>
 DEM_HD inline surface_point<Real> closest_on_plate(const element<Real>& e, const vec3<Real>& x) {
-  using std::fmax;
-  using std::fmin;
   const vec3<Real> v = cross(e.n, e.b);
   const vec3<Real> d = x - e.a;
   const Real u = dot(d, e.b), w = dot(d, v);
-  const Real uc = fmin(fmax(u, -e.s0), e.s0), wc = fmin(fmax(w, -e.s1), e.s1);
+  const Real uc = min_of(max_of(u, -e.s0), e.s0), wc = min_of(max_of(w, -e.s1), e.s1);
   if (uc == u && wc == w) {
     const Real h = dot(d, e.n);
     return {h < Real(0) ? -h : h, h < Real(0) ? -e.n : e.n, on_face};

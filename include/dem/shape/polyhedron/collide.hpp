@@ -30,6 +30,7 @@
 #include <limits>
 
 #include "dem/config.hpp"
+#include "dem/math/minmax.hpp"
 #include "dem/math/quaternion.hpp"
 #include "dem/math/vec3.hpp"
 #include "dem/shape/polyhedron/convex_shape.hpp"
@@ -93,12 +94,11 @@ DEM_HD inline vec3<Real> segment_midpoint(const vec3<Real>& p0, const vec3<Real>
 // when clipping adds a corner.
 template <class Real>
 DEM_HD inline void overlap_moments(const vec3<Real>* pts, int n, const vec3<Real>& n_ref, Real o_ref, Real& w, vec3<Real>& xw, Real& q2) {
-  using std::fmax;
   for (int k = 1; k + 1 < n; ++k) {
     const vec3<Real> p0 = pts[0], p1 = pts[k], p2 = pts[k + 1];
     const Real area = Real(0.5) * norm(cross(p1 - p0, p2 - p0));
-    const Real d0 = fmax(o_ref - dot(n_ref, p0), Real(0)), d1 = fmax(o_ref - dot(n_ref, p1), Real(0)),
-               d2 = fmax(o_ref - dot(n_ref, p2), Real(0));
+    const Real d0 = max_of(o_ref - dot(n_ref, p0), Real(0)), d1 = max_of(o_ref - dot(n_ref, p1), Real(0)),
+               d2 = max_of(o_ref - dot(n_ref, p2), Real(0));
     const Real ds = d0 + d1 + d2;
     w += area * ds / Real(3);
     xw += (p0 * d0 + p1 * d1 + p2 * d2 + (p0 + p1 + p2) * ds) * (area / Real(12));
@@ -141,8 +141,6 @@ template <class Real, int MA, int MB>
 DEM_HD bool collide(const convex_shape<Real, MA>& a, const quat<Real>& q_a, const convex_shape<Real, MB>& b,
                     const quat<Real>& q_b, const vec3<Real>& d, contact_geometry<Real>& g) {
   using std::fabs;
-  using std::fmax;
-  using std::fmin;
   // Bounding spheres: most candidate pairs stop here.
   const Real reach = a.bounding_radius + b.bounding_radius;
   if (norm2(d) >= reach * reach) return false;
@@ -159,7 +157,7 @@ DEM_HD bool collide(const convex_shape<Real, MA>& a, const quat<Real>& q_a, cons
   for (int f = 0; f < a.n_faces; ++f) {
     const vec3<Real> n = a.face_normal[f];
     Real s = std::numeric_limits<Real>::max();
-    for (int i = 0; i < b.n_vertices; ++i) s = fmin(s, dot(n, vb[i]));
+    for (int i = 0; i < b.n_vertices; ++i) s = min_of(s, dot(n, vb[i]));
     s -= a.face_offset[f];
     if (s > Real(0)) return false;
     if (s > sep_a) sep_a = s, face_a = f;
@@ -170,7 +168,7 @@ DEM_HD bool collide(const convex_shape<Real, MA>& a, const quat<Real>& q_a, cons
   for (int f = 0; f < b.n_faces; ++f) {
     const vec3<Real> n = rotate(q_rel, b.face_normal[f]);
     Real s = std::numeric_limits<Real>::max();
-    for (int i = 0; i < a.n_vertices; ++i) s = fmin(s, dot(n, a.vertex[i]));
+    for (int i = 0; i < a.n_vertices; ++i) s = min_of(s, dot(n, a.vertex[i]));
     s -= b.face_offset[f] + dot(n, t);
     if (s > Real(0)) return false;
     if (s > sep_b) sep_b = s, face_b = f;
@@ -203,7 +201,7 @@ DEM_HD bool collide(const convex_shape<Real, MA>& a, const quat<Real>& q_a, cons
 
   // Round-off scale of the separations, and the bias that keeps the chosen axis stable.
   const Real noise = Real(64) * std::numeric_limits<Real>::epsilon() * reach;
-  const Real sep_face = fmax(sep_a, sep_b);
+  const Real sep_face = max_of(sep_a, sep_b);
   vec3<Real> normal_a;  // in A's frame, from B to A
   vec3<Real> point_a;   // relative to A's centre, A's frame
   Real overlap;
@@ -294,7 +292,6 @@ DEM_HD bool collide(const convex_shape<Real, MA>& a, const quat<Real>& q_a, cons
 template <class Real, int MV, class Behind>
 DEM_HD bool collide_wall(const convex_shape<Real, MV>& s, const quat<Real>& q, const vec3<Real>& centre, Behind&& behind,
                          contact_geometry<Real>& g) {
-  using std::fmax;
   vec3<Real> sum{0, 0, 0}, plain{0, 0, 0}, normal_sum{0, 0, 0}, first_normal{0, 0, 0};
   Real weight = 0, deepest = 0;
   int below = 0;
@@ -311,7 +308,7 @@ DEM_HD bool collide_wall(const convex_shape<Real, MV>& s, const quat<Real>& q, c
     normal_sum += n * depth;
     if (below == 0) first_normal = n;
     one_normal = one_normal && n == first_normal;
-    deepest = fmax(deepest, depth);
+    deepest = max_of(deepest, depth);
     ++below;
   }
   if (below == 0) return false;

@@ -39,6 +39,7 @@
 #include <limits>
 
 #include "dem/config.hpp"
+#include "dem/math/minmax.hpp"
 #include "dem/math/quaternion.hpp"
 #include "dem/math/vec3.hpp"
 #include "dem/shape/polyhedron/collide.hpp"  // clip_polygon, segment_midpoint, patch_point
@@ -79,8 +80,6 @@ template <class Real, int MA>
 DEM_HD bool collide_polygon(const convex_shape<Real, MA>& a, const quat<Real>& q_a, const vec3<Real>& d, const flat_polygon<Real>& p,
                             polygon_contact<Real>& g) {
   using std::fabs;
-  using std::fmax;
-  using std::fmin;
   constexpr Real big = std::numeric_limits<Real>::max();
   const int n = p.n;
   // The polygon in A's body frame (A's centroid at the origin).
@@ -115,7 +114,7 @@ DEM_HD bool collide_polygon(const convex_shape<Real, MA>& a, const quat<Real>& q
   // The polygon's face: the deepest vertex of A below its plane.
   const Real o_p = dot(nt, t[0]);
   Real sep_p = big;
-  for (int i = 0; i < a.n_vertices; ++i) sep_p = fmin(sep_p, dot(nt, a.vertex[i]));
+  for (int i = 0; i < a.n_vertices; ++i) sep_p = min_of(sep_p, dot(nt, a.vertex[i]));
   sep_p -= o_p;
   if (sep_p > Real(0)) return false;
   // A's faces against the extended polygon.
@@ -123,7 +122,7 @@ DEM_HD bool collide_polygon(const convex_shape<Real, MA>& a, const quat<Real>& q
   int face_a = 0;
   for (int f = 0; f < a.n_faces; ++f) {
     Real s = big;
-    for (int k = 0; k < n; ++k) s = fmin(s, dot(a.face_normal[f], ext[k]));
+    for (int k = 0; k < n; ++k) s = min_of(s, dot(a.face_normal[f], ext[k]));
     s -= a.face_offset[f];
     if (s > Real(0)) return false;
     if (s > sep_a) sep_a = s, face_a = f;
@@ -145,13 +144,13 @@ DEM_HD bool collide_polygon(const convex_shape<Real, MA>& a, const quat<Real>& q
       Real amin = big, amax = -big, pmin = big, pmax = -big;
       for (int i = 0; i < a.n_vertices; ++i) {
         const Real x = dot(axis, a.vertex[i]);
-        amin = fmin(amin, x);
-        amax = fmax(amax, x);
+        amin = min_of(amin, x);
+        amax = max_of(amax, x);
       }
       for (int q = 0; q < n; ++q) {
         const Real x = dot(axis, ext[q]);
-        pmin = fmin(pmin, x);
-        pmax = fmax(pmax, x);
+        pmin = min_of(pmin, x);
+        pmax = max_of(pmax, x);
       }
       // The polygon beyond A along +axis (overlap amax - pmin) or along -axis (pmax - amin).
       const bool plus = amax - pmin <= pmax - amin;
@@ -198,14 +197,14 @@ DEM_HD bool collide_polygon(const convex_shape<Real, MA>& a, const quat<Real>& q
     for (int q = 0; q < np; ++q) {
       const Real depth = o_p - dot(nt, out[q]);
       if (!(depth > Real(0))) continue;
-      depth_p = fmax(depth_p, depth);
+      depth_p = max_of(depth_p, depth);
       const vec3<Real> mid = (out[q] + nt * (depth * Real(0.5))) * depth;
       fw += depth;
       fx += mid;
       if (p.open == 0) {
         cw += depth;
         cx += mid;
-        own = fmax(own, depth);
+        own = max_of(own, depth);
         continue;
       }
       bool here = true, decided = false;
@@ -222,7 +221,7 @@ DEM_HD bool collide_polygon(const convex_shape<Real, MA>& a, const quat<Real>& q
       if (here) {
         cw += depth;
         cx += mid;
-        own = fmax(own, depth);
+        own = max_of(own, depth);
       }
     }
     if (depth_p > Real(0)) {
@@ -295,7 +294,7 @@ DEM_HD bool collide_polygon(const convex_shape<Real, MA>& a, const quat<Real>& q
   }
   // The polygon's corners deepest into A along the normal.
   Real most = -big;
-  for (int k = 0; k < n; ++k) most = fmax(most, dot(normal_a, t[k]));
+  for (int k = 0; k < n; ++k) most = max_of(most, dot(normal_a, t[k]));
   const Real tol = Real(1e-4) * overlap + noise;
   for (int k = 0; k < n; ++k)
     if (dot(normal_a, t[k]) >= most - tol) g.deep |= 1u << k;
