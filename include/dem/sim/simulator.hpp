@@ -553,15 +553,13 @@ class Simulator {
       if (ledger_on_ && !ledger_primed_) prime_ledger();
     if constexpr (Backend::is_device && !deformable)
       if (sim::device_steps<Simulator>::applies(*this)) return sim::device_steps<Simulator>::run(*this, n);
-    if constexpr (deferred_supported) {
-      struct end_of_call {  // a deferred build never outlives the call (sim/deferred_detection.hpp)
-        Simulator& s;
-        ~end_of_call() { sim::deferred_detection<Simulator>::end_of_call(s); }
-      } joins{*this};
-      for (std::uint64_t s = 0; s < n; ++s) one_step();
-    } else {
-      for (std::uint64_t s = 0; s < n; ++s) one_step();
-    }
+    struct end_of_call {  // a deferred build never outlives the call (sim/deferred_detection.hpp)
+      Simulator& s;
+      ~end_of_call() {
+        if constexpr (deferred_supported) sim::deferred_detection<Simulator>::end_of_call(s);
+      }
+    } joins{*this};
+    for (std::uint64_t s = 0; s < n; ++s) one_step();
   }
 
   // config.deferred_detection from the next step on (a build in flight is finished or dropped as
