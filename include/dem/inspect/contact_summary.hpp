@@ -136,13 +136,17 @@ struct contact_pair_summary_kernel {
     a.sum[c_ends] += w;
   }
 #if !DEM_DEVICE_CODE
-  // The host's loop over pairs [begin, end) (backend::host calls it per chunk): the same sums,
-  // branch-free (a pair that does not count has weight 0) and vectorised, each SIMD lane summing
-  // its own share in a fixed order, so the result does not depend on the thread count. The lanes
-  // compute and sum in the run's precision (a lane sums at most chunk / 16 = 64 pairs; the chunks'
-  // sums are added in double): on the 1e6 bed (3.5e6 listed pairs), single precision, the inspector
-  // took 8.5 ms, 13 ms in double lanes, 16.5 ms scalar (docs/performance.md, "Inspectors"). Indices
-  // are read as signed 32-bit (a host list holds under 2^31 pairs), which the gathers need.
+  // The host's loop over pairs [begin, end) (backend::host calls it per chunk): the same sums in
+  // blocks of `block` pairs, two loops each. The first, scalar, reads each pair's indices, force
+  // and both positions and writes the branch vector and the force of each pair that counts into
+  // small contiguous arrays, compacted without a branch. The second sums those arrays in an
+  // `omp simd` loop with contiguous loads, each SIMD lane in a fixed order, so the result does not
+  // depend on the thread count; the block's sums then go into double (a lane sums at most 128
+  // pairs in the run's precision, 32 with four lanes). One loop over the pairs with gathers vectorised
+  // only where the compiler's tuning allows gathers (not for AMD Zen 2, where it ran scalar):
+  // on the 1e6 bed the pair pass took 36.6 ms that way, 13.3 ms in blocks (docs/performance.md,
+  // "Inspectors", 2026-12-07 night). Indices are read as 32-bit (a host list holds under 2^31 pairs).
+  static constexpr int block = 128;
   void accumulate_range(contact_accumulator& a, index_t begin, index_t end) const {
     if (selected) sum_range<false>(a, begin, end);
     else sum_range<true>(a, begin, end);
@@ -150,37 +154,44 @@ struct contact_pair_summary_kernel {
   template <bool Everyone>
   void sum_range(contact_accumulator& a, index_t begin, index_t end) const {
     using T = Real;
-    T m0 = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0;
-    T fxx = 0, fxy = 0, fxz = 0, fyy = 0, fyz = 0, fzz = 0, ends = 0;
-    const vec3<Real>* force = results.force;
-    const std::int32_t* ia_of = reinterpret_cast<const std::int32_t*>(pair_a);  // signed: 32-bit gathers
-    const std::int32_t* ib_of = reinterpret_cast<const std::int32_t*>(pair_b);
+    alignas(64) T lx[block], ly[block], lz[block], fx[block], fy[block], fz[block], ws[block];
+    for (index_t b0 = begin; b0 < end; b0 += block) {
+      const index_t b1 = end - b0 < index_t(block) ? end : b0 + index_t(block);
+      int n = 0;  // the block's pairs that count, compacted to the front
+      for (index_t c = b0; c < b1; ++c) {
+        const vec3<T> f = results.force[c];
+        const std::uint32_t ia = pair_a[c], ib = pair_b[c];
+        const vec3<T> d = Space::difference(coord, p.pos[ib], p.pos[ia]);  // from A to B
+        std::uint32_t w = 2;  // the selected ends
+        if constexpr (!Everyone) w = selected[ia] + selected[ib];
+        lx[n] = d.x, ly[n] = d.y, lz[n] = d.z, fx[n] = f.x, fy[n] = f.y, fz[n] = f.z;
+        if constexpr (!Everyone) ws[n] = T(w);
+        n += int(sim::is_touching(f) & std::uint32_t(w != 0));
+      }
+      T m0 = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0, m8 = 0;
+      T qxx = 0, qxy = 0, qxz = 0, qyy = 0, qyz = 0, qzz = 0, ends = 0;
 #if defined(_OPENMP)
-#pragma omp simd reduction(+ : m0, m1, m2, m3, m4, m5, m6, m7, m8, fxx, fxy, fxz, fyy, fyz, fzz, ends)
+#pragma omp simd reduction(+ : m0, m1, m2, m3, m4, m5, m6, m7, m8, qxx, qxy, qxz, qyy, qyz, qzz, ends)
 #endif
-    for (std::int32_t c = std::int32_t(begin); c < std::int32_t(end); ++c) {
-      const T fx = force[c].x, fy = force[c].y, fz = force[c].z;
-      const T touches = (fx != T(0)) | (fy != T(0)) | (fz != T(0));
-      const std::int32_t ia = ia_of[c], ib = ib_of[c];
-      T w;
-      if constexpr (Everyone) w = T(2) * touches;
-      else w = touches * T(selected[ia] + selected[ib]);
-      const vec3<Real> d = Space::difference(coord, p.pos[ib], p.pos[ia]);  // from A to B
-      const T lx = d.x, ly = d.y, lz = d.z;
-      const T half = T(0.5) * w;
-      const T hx = half * lx, hy = half * ly, hz = half * lz;
-      m0 += hx * fx, m1 += hx * fy, m2 += hx * fz;
-      m3 += hy * fx, m4 += hy * fy, m5 += hy * fz;
-      m6 += hz * fx, m7 += hz * fy, m8 += hz * fz;
-      const T d2 = lx * lx + ly * ly + lz * lz;
-      const T scale = w / (d2 + T(d2 == T(0)));
-      fxx += lx * lx * scale, fxy += lx * ly * scale, fxz += lx * lz * scale;
-      fyy += ly * ly * scale, fyz += ly * lz * scale, fzz += lz * lz * scale;
-      ends += w;
+      for (int k = 0; k < n; ++k) {
+        const T w = Everyone ? T(1) : ws[k];  // Everyone: each pair weighs 2, applied below
+        const T x = lx[k], y = ly[k], z = lz[k], Fx = fx[k], Fy = fy[k], Fz = fz[k];
+        const T hx = w * x, hy = w * y, hz = w * z;
+        m0 += hx * Fx, m1 += hx * Fy, m2 += hx * Fz;
+        m3 += hy * Fx, m4 += hy * Fy, m5 += hy * Fz;
+        m6 += hz * Fx, m7 += hz * Fy, m8 += hz * Fz;
+        const T d2 = x * x + y * y + z * z;
+        const T scale = w / (d2 + T(d2 == T(0)));
+        qxx += x * x * scale, qxy += x * y * scale, qxz += x * z * scale;
+        qyy += y * y * scale, qyz += y * z * scale, qzz += z * z * scale;
+        ends += w;
+      }
+      // The moment is 1/2 w l (x) f; Everyone's weight 2 times that half is 1.
+      const double half = Everyone ? 1.0 : 0.5, weight = Everyone ? 2.0 : 1.0;
+      const double m[9] = {m0, m1, m2, m3, m4, m5, m6, m7, m8}, q[9] = {qxx, qxy, qxz, qxy, qyy, qyz, qxz, qyz, qzz};
+      for (int k = 0; k < 9; ++k) a.sum[c_moment + k] += half * m[k], a.sum[c_fabric + k] += weight * q[k];
+      a.sum[c_ends] += weight * double(ends);
     }
-    const double m[9] = {m0, m1, m2, m3, m4, m5, m6, m7, m8}, f[9] = {fxx, fxy, fxz, fxy, fyy, fyz, fxz, fyz, fzz};
-    for (int k = 0; k < 9; ++k) a.sum[c_moment + k] += m[k], a.sum[c_fabric + k] += f[k];
-    a.sum[c_ends] += ends;
   }
 #endif
 };
