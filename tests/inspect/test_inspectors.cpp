@@ -362,7 +362,7 @@ TEST_CASE("contact inspectors: from the first call on, the step counts each part
 }
 
 TEST_CASE("contact inspectors in single precision: the sums against the network to float rounding") {
-  // The host sums each chunk of pairs in float lanes (contact_summary.hpp): the result must stay
+  // The host sums each block of pairs in float lanes (contact_summary.hpp): the result must stay
   // within float rounding of a double sum over the same forces.
   dem::simulation_config c = zero_g_config(0.03);
   c.allow_initial_overlap = true;

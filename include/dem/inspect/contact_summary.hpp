@@ -74,7 +74,7 @@ struct contact_selection_kernel {
   sim::particle_view<Space> p;
   typename Space::params coord;
   const std::uint8_t* touching_count;  // null when there are no contacts
-  std::uint32_t* selected;  // 32 bits: the pair pass gathers them (AVX-512 has no byte gathers)
+  std::uint32_t* selected;  // 1 or 0 per particle (32 bits: a byte would do since the pair pass stopped gathering them)
   Region where;
   Filter filter;
   DEM_HD contact_accumulator operator()(index_t i) const {
@@ -143,9 +143,9 @@ struct contact_pair_summary_kernel {
   // `omp simd` loop with contiguous loads, each SIMD lane in a fixed order, so the result does not
   // depend on the thread count; the block's sums then go into double (a lane sums at most 128
   // pairs in the run's precision, 32 with four lanes). One loop over the pairs with gathers vectorised
-  // only where the compiler's tuning allows gathers (not for AMD Zen 2, where it ran scalar):
-  // on the 1e6 bed the pair pass took 36.6 ms that way, 13.3 ms in blocks (docs/performance.md,
-  // "Inspectors", 2026-12-07 night). Indices are read as 32-bit (a host list holds under 2^31 pairs).
+  // only where the compiler's tuning allows gathers (GCC's for an AMD EPYC taken as Zen 1 does not;
+  // it ran scalar there): on the 1e6 bed the pair pass took 36.6 ms that way, 13.3 ms in blocks
+  // (docs/performance.md, "Inspectors", 2026-12-07 night).
   static constexpr int block = 128;
   void accumulate_range(contact_accumulator& a, index_t begin, index_t end) const {
     if (selected) sum_range<false>(a, begin, end);
