@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs the long validation cases and plots them (docs/validation.md):
-#   silo      silo_discharge: Beverloo's law over 4 orifices (about 25 minutes on 2 cores)
+#   silo      silo_discharge: Beverloo's law over 6 orifices (99 minutes on 2 cores, 2026-12-07)
 #   penetration  projectile_penetration: Uehara's law, 12 drops, and the angle of repose (about 15 minutes)
 #   boundaries   scripts/validate-boundaries.sh (about 3 minutes)
 #   energy    scripts/validate-energy.sh (about 40 minutes)
