@@ -259,22 +259,23 @@ DEM_HD inline int wall_reports(const sim::particle_view<typename P::coord_space>
 template <class P, class Histories>
 DEM_HD inline void wall_takeover(std::uint32_t first, std::uint32_t last, int np, const boundary_view<typename P::real>& bv,
                                  const std::uint32_t* element_of, const report<typename P::real>* reports, Histories* history) {
-  using Real = typename P::real;
-  constexpr int S = probes_of<P>::slots;
-  if constexpr (!force::law_traits<typename P::law>::has_history) return;
-  for (std::uint32_t e = first; e < last; ++e)
-    for (int k = 0; k < np; ++k) {
-      const std::uint64_t bit = std::uint64_t{1} << k;
-      if (!(reports[e * S + k].feature & accepted_bit) || (history[e].touching & bit)) continue;
-      const element<Real>& el = bv.elements[element_of[e]];
-      for (std::uint32_t j = first; j < last; ++j) {
-        if (j == e || !(history[j].touching & bit) || (reports[j * S + k].feature & accepted_bit)) continue;
-        const element<Real>& other = bv.elements[element_of[j]];
-        if (other.boundary != el.boundary || !adjacent(el, other)) continue;
-        history[e].slot[k] = history[j].slot[k];
-        break;
+  if constexpr (force::law_traits<typename P::law>::has_history) {  // (a `return` before the loop made nvcc warn it unreachable)
+    using Real = typename P::real;
+    constexpr int S = probes_of<P>::slots;
+    for (std::uint32_t e = first; e < last; ++e)
+      for (int k = 0; k < np; ++k) {
+        const std::uint64_t bit = std::uint64_t{1} << k;
+        if (!(reports[e * S + k].feature & accepted_bit) || (history[e].touching & bit)) continue;
+        const element<Real>& el = bv.elements[element_of[e]];
+        for (std::uint32_t j = first; j < last; ++j) {
+          if (j == e || !(history[j].touching & bit) || (reports[j * S + k].feature & accepted_bit)) continue;
+          const element<Real>& other = bv.elements[element_of[j]];
+          if (other.boundary != el.boundary || !adjacent(el, other)) continue;
+          history[e].slot[k] = history[j].slot[k];
+          break;
+        }
       }
-    }
+  }
 }
 
 // The contact of probe `pr` of particle i with element el (its closest point, recomputed), as the
@@ -334,11 +335,10 @@ DEM_HD inline void wall_forces(const sim::particle_view<typename P::coord_space>
         const material_id mk = pr.material == shape::no_geometry_material ? body_material : pr.material;
         shape::sphere::pair_geometry<Real> g;
         const force::contact<Real> ct = wall_contact<P>(p, coord, i, pr, mk, el, fr, dt, time, g);
-        typename Law::history none{};
-        typename Law::history& h = [&]() -> typename Law::history& {
-          if constexpr (traits::has_history) return w.history[e].slot[k];
-          else return none;
-        }();
+        typename Law::history none{};  // read by a law without history (chosen by pointer, as in sim/step_kernels.hpp)
+        typename Law::history* slot = &none;
+        if constexpr (traits::has_history) slot = &w.history[e].slot[k];
+        typename Law::history& h = *slot;
         apply_wall_law<P, G>(ct, table[mk * num_materials + fr.material], h, wc, i, g.branch_a, g.branch_b, owner_sum, geometry_sum, f, t, on_boundary,
                              torque_boundary);
       }

@@ -96,11 +96,12 @@ struct pair_force_kernel {
       deform_caps.store(e, deform::pair_cap(g.dist, rb, load(p.volume_radius, a), ra, deform_limit));
       deform_caps.store(e + 1, deform::pair_cap(g.dist, ra, load(p.volume_radius, b), rb, deform_limit));
     }
+    // A law without history reads a local; the slot is chosen by pointer (a lambda returning either
+    // reference made nvcc warn of a reference to a local).
     typename Law::history none{};
-    typename Law::history& h = [&]() -> typename Law::history& {
-      if constexpr (traits::has_history) return history[c];
-      else return none;
-    }();
+    typename Law::history* slot = &none;
+    if constexpr (traits::has_history) slot = &history[c];
+    typename Law::history& h = *slot;
     const typename traits::owner_wildcards no_owner{};
     const typename traits::geometry_wildcards no_geometry{};
     typename traits::wildcards_type w = wildcards_of<traits>(wc, a, b, false, no_owner, no_geometry);
