@@ -63,11 +63,14 @@ inline dem::particle_set read_bed(const std::string& path) {
   return s;
 }
 
+// The box of make_bed.py's lattice: spacing 2 r_max + 2 jitter (2.2 mm for the monodisperse bed;
+// wider for a bed with a radius ratio, `make_bed.py --ratio`).
 inline dem::aabb bed_domain(const dem::particle_set& s) {
-  const double side = lattice_side(s.size()) * spacing;
-  double top = 0;
+  double r_max = 0, top = 0;
+  for (const double r : s.radii) r_max = std::max(r_max, r);
   for (const auto& p : s.positions) top = std::max(top, p.z);
-  return {{0, 0, 0}, {side, side, top + 6 * radius}};
+  const double side = lattice_side(s.size()) * (r_max <= radius ? spacing : 2 * r_max + 2 * jitter);
+  return {{0, 0, 0}, {side, side, top + 6 * std::max(radius, r_max)}};
 }
 
 template <class Sim>
