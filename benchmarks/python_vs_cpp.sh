@@ -17,7 +17,7 @@ RATIO=${RATIO:-0.95}
 export OMP_NUM_THREADS=${THREADS:-$(nproc)}
 export PATH="$PATH:/usr/local/cuda/bin"
 scripts/deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDEM_BUILD_EXAMPLES=ON -DDEM_NATIVE=ON -DDEM_BUILD_PYTHON=ON >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDEM_BUILD_EXAMPLES=ON -DDEM_NATIVE=ON -DDEM_BUILD_PYTHON=ON -DDEM_PYTHON_OPTIMIZATION= >/dev/null  # the optimised module (scripts/test.sh builds its own at -O1)
 cmake --build build -j"$(nproc)" --target gravity_packing dem_python >/dev/null
 py=build/python/dem-python  # the interpreter the module was built for
 field() { sed -n "s/^summary: .* $1=\([^ ]*\).*/\1/p"; }  # " name=": not the dense_ field of the same name

@@ -56,8 +56,13 @@ command -v nvcc >/dev/null && all_floor=$((host_floor + backend_sources))
 
 phase() { echo "== $* ($(date -u +%H:%M:%S); $SECONDS s since the start)"; }
 phase "release build (host + CUDA when nvcc is available)"
+# The Python module's host classes at -O1, as the tests (python/CMakeLists.txt: about 40 % of this
+# build's compiles at -O3); build/ is set back to the optimised module when the script ends, however
+# it ends, so that building dem_python there afterwards gives the module users run.
+trap 'cmake -S . -B build -DDEM_PYTHON_OPTIMIZATION= >/dev/null 2>&1 && echo "test.sh: build/ configured back to the optimised Python module (DEM_PYTHON_OPTIMIZATION empty)"' EXIT
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DDEM_BUILD_TESTS=ON -DDEM_BUILD_EXAMPLES=ON -DDEM_BUILD_BENCHMARKS=ON \
-      -DDEM_BENCHMARKS_IN_ALL=OFF -DDEM_ENABLE_CUDA=ON -DDEM_SANITIZE=OFF -DDEM_NATIVE=ON -DDEM_BUILD_PYTHON=ON
+      -DDEM_BENCHMARKS_IN_ALL=OFF -DDEM_ENABLE_CUDA=ON -DDEM_SANITIZE=OFF -DDEM_NATIVE=ON -DDEM_BUILD_PYTHON=ON \
+      -DDEM_PYTHON_OPTIMIZATION=-O1
 cmake --build build -j"$jobs"
 # The Python module is built only where pybind11 and a Python with NumPy are found (deps.sh installs
 # them): here it must be, with its pytest suite, install test and the two example scripts.
