@@ -69,6 +69,7 @@ inline dem::aabb bed_domain(const dem::particle_set& s) {
   double r_max = 0, top = 0;
   for (const double r : s.radii) r_max = std::max(r_max, r);
   for (const auto& p : s.positions) top = std::max(top, p.z);
+  // (spacing itself for the monodisperse bed: 2 r + 2 jitter need not round to the same double)
   const double side = lattice_side(s.size()) * (r_max <= radius ? spacing : 2 * r_max + 2 * jitter);
   return {{0, 0, 0}, {side, side, top + 6 * std::max(radius, r_max)}};
 }

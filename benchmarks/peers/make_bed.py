@@ -9,7 +9,7 @@ Radii: r = 1 mm (monodisperse: s = 2.2 mm), or with --ratio q > 1 uniform in [1 
 (numpy seed 43, drawn after the positions, so the jitter is the same as the monodisperse bed's);
 the smallest sphere is the monodisperse one, so dt = 1e-5 s stays as stable.
 
-Writes (<stem> = bed_N<N>, or bed_N<N>_r<q> with --ratio q)
+Writes (<stem> = bed_N<N>, or bed_N<N>_r<q> with --ratio q; the stem is printed on stdout)
   <out>/<stem>.csv       plain CSV with header "x,y,z,r" (SI units)
   <out>/<stem>.data      LIGGGHTS data file (atom_style granular: id type diameter density x y z)
   <out>/<stem>.env       shell-sourceable geometry (BED_N, BED_L, BED_ZTOP, BED_ZHI)
@@ -17,6 +17,7 @@ Writes (<stem> = bed_N<N>, or bed_N<N>_r<q> with --ratio q)
 import argparse
 import math
 import os
+import sys
 
 import numpy as np
 
@@ -78,8 +79,9 @@ def main():
             f.write(f"{k + 1} 1 {2 * r:.9e} {RHO:.9e} {p[0]:.9e} {p[1]:.9e} {p[2]:.9e}\n")
 
     with open(stem + ".env", "w") as f:
-        f.write(f"BED_N={n}\nBED_L={L:.9e}\nBED_ZTOP={ztop:.9e}\nBED_ZHI={zhi:.9e}\nBED_STEM={os.path.basename(stem)}\n")
-    print(f"N={n} nx=ny={nx} nz={nz} L={L:.6g} ztop={ztop:.6g} -> {stem}.{{csv,data,env}}")
+        f.write(f"BED_N={n}\nBED_L={L:.9e}\nBED_ZTOP={ztop:.9e}\nBED_ZHI={zhi:.9e}\n")
+    print(f"N={n} nx=ny={nx} nz={nz} L={L:.6g} ztop={ztop:.6g} -> {stem}.{{csv,data,env}}", file=sys.stderr)
+    print(os.path.basename(stem))  # the files' stem, the one line on stdout (run.sh names its outputs by it)
 
 
 if __name__ == "__main__":

@@ -51,10 +51,9 @@ for bed in $NS; do
 N=${bed%%:*}
 ratios=$RATIOS; [[ "$bed" == *:* ]] && ratios=${bed#*:}   # "10000:3" in NS: that N at that ratio only
 for RATIO in $ratios; do
-  "$PY" "$HERE/make_bed.py" "$N" --ratio "$RATIO" --out "$WORK" >&2
-  stem=$("$PY" -c "import sys; r = float(sys.argv[1]); print('bed_N$N' if r == 1 else f'bed_N${N}_r{r:g}')" "$RATIO")
+  stem=$("$PY" "$HERE/make_bed.py" "$N" --ratio "$RATIO" --out "$WORK")   # bed_N<N>, or bed_N<N>_r<ratio>
   # shellcheck disable=SC1090
-  source "$WORK/$stem.env"   # make_bed.py's names: bed_N<N>, or bed_N<N>_r<ratio>
+  source "$WORK/$stem.env"
   L="$BED_L"
   tag="${stem#bed_}"         # N<N>[_r<ratio>]: names the codes' folders and outputs
   settled_csv=""
