@@ -56,7 +56,7 @@ command -v nvcc >/dev/null && all_floor=$((host_floor + backend_sources))
 
 phase() { echo "== $* ($(date -u +%H:%M:%S); $SECONDS s since the start)"; }
 phase "release build (host + CUDA when nvcc is available)"
-# The Python module's host classes at -O1, as the tests (python/CMakeLists.txt: about 40 % of this
+# The Python module's host classes at -O1, as the tests (python/CMakeLists.txt: 39 % of this
 # build's compiles at -O3); build/ is set back to the optimised module when the script ends, however
 # it ends, so that building dem_python there afterwards gives the module users run.
 trap 'cmake -S . -B build -DDEM_PYTHON_OPTIMIZATION= >/dev/null 2>&1 && echo "test.sh: build/ configured back to the optimised Python module (DEM_PYTHON_OPTIMIZATION empty)"' EXIT
