@@ -345,6 +345,8 @@ py::object bind_simulator(py::module_& m, const std::string& name) {
           py::arg("n") = 1, "Runs n time steps (the GIL is released meanwhile).")
       .def("num_rebuilds", &S::num_rebuilds)
       .def("num_local_checks", &S::num_local_checks)
+      .def("num_list_patches", &S::num_list_patches)
+      .def("num_patched_pairs", &S::num_patched_pairs)
       .def("broad_phase_levels", &S::broad_phase_levels)
       .def("num_listed_pairs", &S::num_listed_pairs)
       .def("num_touching_pairs", &S::num_touching_pairs)

@@ -2,9 +2,10 @@
 // thrown through a still assembly keep the list standing while they fly clear, and rebuild it
 // when they come near what they are not listed with — a resting block, each other (both past
 // their budgets), a plane, a mesh plate — but not for a cluster whose contacts with them are
-// disabled. Every run gives the same bits as the global criterion (max_overrun = 0) and as a
-// rebuild before every step; a capacity below the number of flyers rebuilds whenever more of
-// them than it holds are past their budgets.
+// disabled. A flyer nearing particles it lacks (the block, the head-on pair) has those pairs added
+// to the list in place; nearing a boundary element it lacks rebuilds. Every run gives the same
+// bits as the global criterion (max_overrun = 0) and as a rebuild before every step; a capacity
+// below the number of flyers rebuilds whenever more of them than it holds are past their budgets.
 #include <doctest/doctest.h>
 
 #include <cstdio>
@@ -21,7 +22,7 @@ namespace {
 
 struct flight {
   std::vector<vec3d> x, v, w;
-  std::uint64_t rebuilds = 0, local_checks = 0;
+  std::uint64_t rebuilds = 0, local_checks = 0, patches = 0, patched_pairs = 0;
   dem::sim::deferred_stats deferred;
 };
 
@@ -85,6 +86,8 @@ flight observe(Sim& s) {
   out.w = s.angular_velocities();
   out.rebuilds = s.num_rebuilds();
   out.local_checks = s.num_local_checks();
+  out.patches = s.num_list_patches();
+  out.patched_pairs = s.num_patched_pairs();
   out.deferred = s.deferred_statistics();
   return out;
 }
@@ -133,6 +136,7 @@ TEST_CASE_TEMPLATE("local validity: flyers keep the list while clear, the same b
   CHECK(same_bits(local.x, batched.x));
   CHECK(same_bits(local.v, batched.v));
   CHECK(batched.rebuilds == local.rebuilds);  // decided at the same steps
+  CHECK(batched.patches == local.patches);
 #if !defined(DEM_TEST_BACKEND_CUDA)  // (not built for backend::cuda yet)
   // Deferred detection (sim/deferred_detection.hpp), lists 5 steps late or from the build thread,
   // under either criterion. (The build thread's lists may all come too late here: 117 particles
@@ -163,10 +167,18 @@ TEST_CASE_TEMPLATE("local validity: flyers keep the list while clear, the same b
   CHECK(local.rebuilds * 4 < global.rebuilds);
   CHECK(local.local_checks > std::uint64_t(steps / 2));
   CHECK(global.local_checks == 0);
+  // The pairs the flyers came to lack were added in place: the head-on pair (found from both
+  // sides, added once) and the block's top layer under the first flyer. Only the first build and
+  // the two boundary elements (the plane, the plate) rebuilt.
+  CHECK(local.patches >= 2);
+  CHECK(local.patched_pairs >= local.patches);
+  CHECK(global.patches == 0);
+  CHECK(local.rebuilds == 3);
   // With room for 2, the list is rebuilt whenever more than 2 fly past their budgets at once.
   CHECK(capped.rebuilds > 10 * local.rebuilds);
-  MESSAGE("rebuilds: local " << local.rebuilds << " (" << local.local_checks << " steps checked locally), global " << global.rebuilds
-                             << ", capacity 2 " << capped.rebuilds << ", eager " << eager.rebuilds);
+  MESSAGE("rebuilds: local " << local.rebuilds << " (" << local.local_checks << " steps checked locally, " << local.patches << " of them added "
+                             << local.patched_pairs << " pairs), global " << global.rebuilds << ", capacity 2 " << capped.rebuilds << ", eager "
+                             << eager.rebuilds);
 }
 
 TEST_CASE("local validity: a restart in mid-flight decides as the straight run") {

@@ -275,6 +275,14 @@ struct incident_order_kernel {
   }
 };
 
+// A pair added to a list in place (sim/local_validity.hpp) starts with the history a new pair of a
+// build gets.
+template <class History>
+struct fresh_history_kernel {
+  History* out;
+  DEM_HD void operator()(index_t c) const { out[c] = History{}; }
+};
+
 // Writes one value into a buffer element (host and device alike).
 template <class T>
 struct store_kernel {

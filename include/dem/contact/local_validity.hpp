@@ -15,11 +15,15 @@
 //     such j (the 27 around it in a level of particles no smaller than i, cell >= 2 R_L + margin +
 //     range; more in the finer levels). Two particles both past their budgets are checked pairwise.
 //   - every boundary element within R_i + range + margin / 2 must be in its wall list.
-// A pair found missing asks for the rebuild, which then comes before this step's forces: no
-// contact is ever missed, and the margin / 2 of slack keeps the decision clear of rounding. The
-// rest of the list stays valid by the usual argument (a pair not listed stays apart while
-// d_a + d_b <= margin + e_a + e_b). Forces are summed in partner-id order over touching pairs, so
-// results are the same bits whatever the schedule of rebuilds.
+// A pair found missing is added to the list in place (sim/local_validity.hpp: appended with a
+// fresh history, the incident lists counted again; "only as much work as needed"), before this
+// step's forces: no contact is ever missed, and the margin / 2 of slack keeps the decision clear of
+// rounding. A missing boundary element, more missing pairs than the record holds, or a list that
+// cannot be patched (a deferred build in flight, the energy ledger on) asks for the rebuild
+// instead. The rest of the list stays valid by the usual argument (a pair not listed stays apart
+// while d_a + d_b <= margin + e_a + e_b), and a listed pair that does not touch adds nothing.
+// Forces are summed in partner-id order over touching pairs, so results are the same bits
+// whatever the schedule of rebuilds and patches.
 //
 // More than config.max_overrun particles past their budgets at once (a bed that flows, a drum)
 // rebuild as before: the pairwise check between them costs their count squared.
@@ -36,9 +40,10 @@
 namespace dem::contact {
 
 // The words of the check's result buffer.
-inline constexpr std::uint32_t overrun_count = 0;  // particles past their budgets (may exceed the capacity)
-inline constexpr std::uint32_t overrun_missing = 1;  // 1: a pair or wall element that must be listed is not
-inline constexpr std::uint32_t overrun_words = 2;
+inline constexpr std::uint32_t overrun_count = 0;          // particles past their budgets (may exceed the capacity)
+inline constexpr std::uint32_t overrun_missing = 1;        // non-zero: a boundary element that must be listed is not
+inline constexpr std::uint32_t overrun_missing_pairs = 2;  // pairs that must be listed and are not (may exceed the record)
+inline constexpr std::uint32_t overrun_words = 3;
 
 // Collects the active particles past their budgets (half the margin plus their family's extra
 // margin; `extra` null: none) into `out` (capacity `capacity`; the count goes on beyond it). A
@@ -88,7 +93,9 @@ DEM_HD inline bool listed_with(index_t i, std::uint32_t partner_id, const std::u
 }
 
 // Per particle past its budget (overrun[k], k < count): every particle near it now must be listed
-// with it; sets result[overrun_missing] otherwise.
+// with it. A pair that is not is counted in result[overrun_missing_pairs] and, while the record has
+// room, written to missing[2 slot], missing[2 slot + 1] as the list orders pairs (A the smaller id).
+// A pair of two particles past their budgets may be recorded more than once.
 template <class Space>
 struct overrun_pair_check_kernel {
   using Real = typename Space::real;
@@ -110,6 +117,8 @@ struct overrun_pair_check_kernel {
   double gap;  // the law's range + margin: the build's detection gap
   family::mask_view families;
   std::uint32_t* result;
+  std::uint32_t* missing;  // 2 words per record
+  std::uint32_t missing_capacity;
 
   DEM_HD void operator()(index_t k) const {
     const std::uint32_t i = overrun[k];
@@ -118,7 +127,13 @@ struct overrun_pair_check_kernel {
       const Real limit = radius[i] + radius[j] + reach;
       if (!(norm2(Space::difference(coord, pos[i], pos[j])) < limit * limit)) return;
       if (families.active() && families.pair_disabled(i, j)) return;
-      if (!listed_with(i, id[j], incident_offset, incident_entry, pair_a, pair_b, id)) atomic::add(&result[overrun_missing], 1u);
+      if (listed_with(i, id[j], incident_offset, incident_entry, pair_a, pair_b, id)) return;
+      const std::uint32_t slot = atomic::fetch_add(&result[overrun_missing_pairs], 1u);
+      if (slot < missing_capacity) {
+        const bool i_first = id[i] < id[j];  // as contact::pair_search_kernel lists pairs
+        missing[2 * std::size_t(slot)] = i_first ? i : j;
+        missing[2 * std::size_t(slot) + 1] = i_first ? j : i;
+      }
     };
     // Partners of level l at their build positions lie within r_i + R_l + gap (the margin and the
     // law's range) of i now.

@@ -33,9 +33,11 @@ struct simulation_config {
   // (and at most 2 sqrt(N) of N particles) have moved past their budgets (half the margin, plus
   // their family's extra margin)
   // since the list's build, only those are checked against their neighbours and the boundaries,
-  // each step, and the list is rebuilt only when one of them comes near a partner or element it
-  // lacks. More than this many (a flowing bed) rebuild at once. 0: the global criterion (any one
-  // particle past its budget rebuilds the list). Results are the same bits for any value.
+  // each step. A partner one of them comes near and lacks is added to the list in place (up to 4
+  // per particle checked; not while a deferred build is in flight or the energy ledger is on); a
+  // boundary element it lacks rebuilds the list. More than this many (a flowing bed) rebuild at
+  // once. 0: the global criterion (any one particle past its budget rebuilds the list). Results are
+  // the same bits for any value.
   std::uint32_t max_overrun = 256;
   // Levels of the broad phase's grid (broad/uniform_grid.hpp), at most 8: particles are binned by
   // size into levels whose radii run from the largest to the smallest, a factor of 2 or less apart,

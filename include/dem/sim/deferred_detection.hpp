@@ -150,6 +150,8 @@ class deferred_state {
   double moved = 0;              // after the last step: the largest displacement since list_step
   double wall_moved = 0;         //   and the boundaries' since wall_step
   double life = 0;               // under local validity: the age at which lists are replaced (learnt; 0: not yet)
+  // A build started and not yet applied or discarded: it reads the list in service.
+  bool in_flight() const { return in_flight_; }
 
  private:
   friend struct deferred_detection<Sim>;

@@ -6,8 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "dem/contact/local_validity.hpp"
+#include "dem/sim/contact_builder.hpp"
 
 namespace dem::sim {
 
@@ -41,18 +46,79 @@ struct local_validity {
     if (count > capacity) return false;
     const auto reach = static_cast<real>(s.max_range_ + half);
     const family::mask_view masks = s.family_masks();
+    // Room for a few missing pairs per particle checked; more than that rebuilds.
+    const std::uint32_t record = 4 * capacity;
+    if (s.missing_pairs_.size() < 2 * std::size_t(record)) s.missing_pairs_.resize(2 * std::size_t(record));
     s.backend_.for_each(count, contact::overrun_pair_check_kernel<Space>{
                                    s.coord_, s.grid_, s.pos_.data(), s.contact_radius(), s.active_.data(), s.id_.data(), s.cell_keys_.data(),
                                    s.cell_start_.data(), s.incident_offset_.data(), s.incident_entry_.data(), s.pair_a_.data(),
                                    s.pair_b_.data(), s.overrun_.data(), count, reach, s.margin() + s.max_range_, masks,
-                                   s.overrun_result_.data()});
+                                   s.overrun_result_.data(), s.missing_pairs_.data(), record});
     s.walls_.template check_overrun<Space>(s.backend_, s.coord_, s.pos_.data(), s.contact_radius(), s.overrun_.data(), count, s.max_range_ + half,
                                            masks, s.overrun_result_.data() + contact::overrun_missing);
     s.overrun_result_.copy_to(result, contact::overrun_words);
-    if (result[contact::overrun_missing] != 0) return false;
+    if (result[contact::overrun_missing] != 0) return false;  // a boundary element: its list is rebuilt with the pairs
+    if (const std::uint32_t missing = result[contact::overrun_missing_pairs]) {
+      if (missing > record || !patchable(s)) return false;
+      patch(s, missing);
+    }
     ++s.local_checks_;
     s.kept_with_overrun_ = true;
     return true;
+  }
+
+  // Whether missing pairs can be added to the list in place: not while a deferred build reads the
+  // list in service (it carries history by it), nor while the energy ledger keeps per-pair records.
+  static bool patchable(const Sim& s) {
+    if constexpr (Sim::ledger_supported)
+      if (s.ledger_primed_) return false;
+    if constexpr (Sim::deferred_supported)
+      if (s.deferred_.in_flight()) return false;
+    return s.contacts_valid_;
+  }
+
+  // Adds the `missing` recorded pairs (duplicates among them once) at the end of the list with a
+  // fresh history, and counts the incident lists again: each particle's entries in partner-id order,
+  // as a build leaves them. A build would list these pairs with a fresh history too (they were
+  // farther apart than the detection gap at the last build, so not in contact since), and the
+  // forces do not depend on where a pair stands in the list: the same bits as a rebuild.
+  static void patch(Sim& s, std::uint32_t missing) {
+    std::vector<std::uint32_t> rec(2 * std::size_t(missing));
+    s.missing_pairs_.copy_to(rec.data(), rec.size());
+    std::vector<std::uint64_t> keys(missing);
+    for (std::size_t k = 0; k < missing; ++k) keys[k] = (static_cast<std::uint64_t>(rec[2 * k]) << 32) | rec[2 * k + 1];
+    std::sort(keys.begin(), keys.end());  // an order independent of the threads that found them
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    const auto added = static_cast<std::uint32_t>(keys.size());
+    std::vector<std::uint32_t> a(added), b(added);
+    for (std::size_t k = 0; k < added; ++k) {
+      a[k] = static_cast<std::uint32_t>(keys[k] >> 32);
+      b[k] = static_cast<std::uint32_t>(keys[k]);
+    }
+    const std::uint32_t n = s.num_particles_, nc = s.num_contacts_;
+    if (std::uint64_t(nc) + added >= std::numeric_limits<std::uint32_t>::max() / 2)
+      throw std::runtime_error("dem: the contact list would hold " + std::to_string(std::uint64_t(nc) + added) +
+                               " pairs, more than 2^31; reduce config.contact_margin or the particle count");
+    const std::uint32_t total = nc + added;
+    s.forces_current_ = false;  // the listed forces no longer match the list until the next evaluation
+    s.pair_a_.resize(nc);
+    s.pair_b_.resize(nc);
+    s.pair_a_.append(a.data(), added);
+    s.pair_b_.append(b.data(), added);
+    if constexpr (Sim::stores_history) {
+      s.history_.resize(total);
+      s.backend_.for_each(added, contact::fresh_history_kernel<typename Sim::pair_history>{s.history_.data() + nc});
+      s.old_contacts_ = total;
+    }
+    s.pair_count_.discard_resize(n + 1);
+    contact_builder<Sim>::incident_lists(s, n, total);
+    s.num_contacts_ = total;
+    if constexpr (Sim::law_traits::writes_owner_wildcards) s.owner_increment_.resize(2 * std::size_t(total));
+    if constexpr (Sim::law_traits::writes_geometry_wildcards) s.geometry_increment_.resize(2 * std::size_t(total));
+    s.cforce_.discard_resize(total);
+    s.ctorque_.discard_resize(Sim::torques_per_pair * std::size_t(total));
+    ++s.list_patches_;
+    s.patched_pairs_ += added;
   }
 };
 

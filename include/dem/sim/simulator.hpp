@@ -630,6 +630,11 @@ class Simulator {
   // Steps at which particles past their budgets were checked against their neighbours and the
   // boundaries and the contact list was kept instead of rebuilt (config.max_overrun; local validity).
   std::uint64_t num_local_checks() const { return local_checks_; }
+  // Of those, the steps at which particles past their budgets had come near partners they were not
+  // listed with, and the pairs were added to the list in place instead of a rebuild; and how many
+  // pairs were added so (sim/local_validity.hpp).
+  std::uint64_t num_list_patches() const { return list_patches_; }
+  std::uint64_t num_patched_pairs() const { return patched_pairs_; }
   // config.max_overrun from the next step on (0: the global criterion). Results do not depend on it.
   void set_max_overrun(std::uint32_t particles) { cfg_.max_overrun = particles; }
   // config.broad_phase_levels for the next contact-list build (0: automatic, up to 8; 1: one grid).
@@ -1625,6 +1630,8 @@ class Simulator {
   std::uint64_t rebuilds_ = 0;
   std::uint64_t halted_batches_ = 0;  // sim::device_steps
   std::uint64_t local_checks_ = 0;    // sim::local_validity: steps the list was kept past the plain criterion
+  std::uint64_t list_patches_ = 0;    //   of those, steps that added missing pairs in place
+  std::uint64_t patched_pairs_ = 0;   //   and the pairs they added
   bool local_ready_ = false;          // the build's grid (grid_, cell_keys_, cell_start_) is at hand for the local check
   bool kept_with_overrun_ = false;    // the list stands while particles are past their budgets (each step checks them)
   broad::grid grid_;                  // the last build's grid
@@ -1722,6 +1729,7 @@ class Simulator {
   buffer<std::uint32_t> status_;
   buffer<std::uint32_t> halt_;  // sim::device_steps: where the device stopped a batch of steps
   buffer<std::uint32_t> overrun_, overrun_result_;  // sim::local_validity: the particles past their budgets; count and verdict
+  buffer<std::uint32_t> missing_pairs_;             //   and the pairs they lack (A, B storage indices)
   sim::deferred_state<Simulator> deferred_;  // config.deferred_detection: the build in flight, the statistics
 };
 
