@@ -6,8 +6,8 @@
 //                                    MAX_OVERRUN sets config.max_overrun (0: the list's global criterion),
 //                                    DEFERRED=1 config.deferred_detection (DEFERRED_THREADS: config.deferred_threads),
 //                                    MARGIN config.contact_margin (m)
-// and prints seconds=, particle_steps_per_s=, power_W=, rebuilds= (in the timed segments; with
-// DEFERRED, the deferred builds' counts over the whole run).
+// and prints seconds=, particle_steps_per_s=, power_W=, rebuilds=, local_checks=, list_patches= (in the
+// timed segments; with DEFERRED, the deferred builds' counts over the whole run).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
     const long timed = env("TIMED_STEPS", 2000), repeats = std::max(1L, env("TIMED_REPEATS", 1));
     double best = 0;
     std::string all;
-    const std::uint64_t rebuilds = sim.num_rebuilds();
+    const std::uint64_t rebuilds = sim.num_rebuilds(), checks = sim.num_local_checks(), patches = sim.num_list_patches();
     for (long r = 0; r < repeats; ++r) {
       const auto t0 = std::chrono::steady_clock::now();
       sim.step(static_cast<std::uint64_t>(timed));
@@ -87,9 +87,10 @@ int main(int argc, char** argv) {
       if (r) all += ' ';
       all += std::to_string(t);
     }
-    std::printf("seconds=%.4f particle_steps_per_s=%.4e power_W=%.4f lost=%u rebuilds=%llu segments=[%s]\n", best,
-                static_cast<double>(n) * timed / best, sim.boundary_power(id), sim.num_lost(),
-                static_cast<unsigned long long>(sim.num_rebuilds() - rebuilds), all.c_str());
+    std::printf("seconds=%.4f particle_steps_per_s=%.4e power_W=%.4f lost=%u rebuilds=%llu local_checks=%llu list_patches=%llu segments=[%s]\n",
+                best, static_cast<double>(n) * timed / best, sim.boundary_power(id), sim.num_lost(),
+                static_cast<unsigned long long>(sim.num_rebuilds() - rebuilds), static_cast<unsigned long long>(sim.num_local_checks() - checks),
+                static_cast<unsigned long long>(sim.num_list_patches() - patches), all.c_str());
     if (cfg.deferred_detection) {
       const dem::sim::deferred_stats d = sim.deferred_statistics();
       std::printf("deferred: launched=%llu applied=%llu discarded=%llu too_late=%llu sync_rebuilds=%llu guard_rebuilds=%llu short_lists=%llu "

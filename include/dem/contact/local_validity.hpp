@@ -143,4 +143,65 @@ struct overrun_pair_check_kernel {
   }
 };
 
+// The incident lists with pairs added in place (sim/local_validity.hpp), per particle i in [0, n]:
+// its new offset (the old one plus the entries added to particles before it), and its entries,
+// the old ones (in partner-id order) merged with its added ones in partner-id order. `touched`
+// (sorted, `count` of them) are the particles given entries, touched_first[t] .. touched_first[t+1]
+// their range in `added` (in no particular order; a handful each).
+struct incident_insert_kernel {
+  const std::uint32_t* old_offset;
+  const std::uint32_t* old_entry;
+  std::uint32_t* offset;
+  std::uint32_t* entry;
+  const std::uint32_t* touched;
+  const std::uint32_t* touched_first;
+  const std::uint32_t* added;
+  std::uint32_t count;
+  std::uint32_t n;
+  const std::uint32_t* pair_a;
+  const std::uint32_t* pair_b;
+  const std::uint32_t* id;
+  DEM_HD void operator()(index_t i) const {
+    std::uint32_t lo = 0, hi = count;  // the first touched particle >= i
+    while (lo < hi) {
+      const std::uint32_t mid = lo + (hi - lo) / 2;
+      if (touched[mid] < i) lo = mid + 1;
+      else hi = mid;
+    }
+    const std::uint32_t at = old_offset[i] + touched_first[lo];
+    offset[i] = at;
+    if (i == n) return;
+    const std::uint32_t* first = old_entry + old_offset[i];
+    const std::uint32_t k = old_offset[i + 1] - old_offset[i];
+    std::uint32_t* out = entry + at;
+    if (lo == count || touched[lo] != i) {
+      for (std::uint32_t j = 0; j < k; ++j) out[j] = first[j];
+      return;
+    }
+    // Merge: the smallest of the added entries not yet placed, against the old ones in order.
+    const std::uint32_t a0 = touched_first[lo], a1 = touched_first[lo + 1];
+    std::uint32_t last = 0;  // the partner id placed last (distinct: a pair is added once, and never one listed)
+    bool any = false;
+    std::uint32_t j = 0, w = 0;
+    for (std::uint32_t r = a0; r < a1; ++r) {  // the next added entry: the smallest partner id above the last placed
+      std::uint32_t best = 0, best_id = 0;
+      bool found = false;
+      for (std::uint32_t q = a0; q < a1; ++q) {
+        const std::uint32_t pid = id[partner_of_entry(added[q], pair_a, pair_b)];
+        if (any && pid <= last) continue;
+        if (!found || pid < best_id) {
+          best = added[q];
+          best_id = pid;
+          found = true;
+        }
+      }
+      while (j < k && id[partner_of_entry(first[j], pair_a, pair_b)] < best_id) out[w++] = first[j++];
+      out[w++] = best;
+      last = best_id;
+      any = true;
+    }
+    while (j < k) out[w++] = first[j++];
+  }
+};
+
 }  // namespace dem::contact

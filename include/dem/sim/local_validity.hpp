@@ -110,8 +110,39 @@ struct local_validity {
       s.backend_.for_each(added, contact::fresh_history_kernel<typename Sim::pair_history>{s.history_.data() + nc});
       s.old_contacts_ = total;
     }
-    s.pair_count_.discard_resize(n + 1);
-    contact_builder<Sim>::incident_lists(s, n, total);
+    // The incident lists: the particles given entries, their entries grouped, then every
+    // particle's range moved up by the entries added before it and merged with its own.
+    std::vector<std::uint64_t> by_particle(2 * std::size_t(added));  // (particle, entry)
+    for (std::uint32_t k = 0; k < added; ++k) {
+      by_particle[2 * k] = (static_cast<std::uint64_t>(a[k]) << 32) | (2u * (nc + k));           // A's entry
+      by_particle[2 * k + 1] = (static_cast<std::uint64_t>(b[k]) << 32) | (2u * (nc + k) + 1u);  // B's entry
+    }
+    std::sort(by_particle.begin(), by_particle.end());
+    std::vector<std::uint32_t> touched, first, entries;  // sent as one buffer: touched, first (touched + 1), entries
+    for (std::size_t k = 0; k < by_particle.size(); ++k) {
+      const auto particle = static_cast<std::uint32_t>(by_particle[k] >> 32);
+      if (touched.empty() || touched.back() != particle) {
+        touched.push_back(particle);
+        first.push_back(static_cast<std::uint32_t>(k));
+      }
+      entries.push_back(static_cast<std::uint32_t>(by_particle[k]));
+    }
+    first.push_back(static_cast<std::uint32_t>(entries.size()));
+    const auto t = static_cast<std::uint32_t>(touched.size());
+    std::vector<std::uint32_t> packed(touched);
+    packed.insert(packed.end(), first.begin(), first.end());
+    packed.insert(packed.end(), entries.begin(), entries.end());
+    s.missing_pairs_.assign(packed.data(), packed.size());
+    auto& new_entry = s.template scratch_for<std::uint32_t>();
+    new_entry.discard_resize(2 * std::size_t(total));
+    s.pair_count_.discard_resize(n + 1);  // the new offsets
+    const std::uint32_t* dev = s.missing_pairs_.data();
+    s.backend_.for_each(n + 1, contact::incident_insert_kernel{s.incident_offset_.data(), s.incident_entry_.data(), s.pair_count_.data(),
+                                                               new_entry.data(), dev, dev + t, dev + 2 * t + 1, t, n, s.pair_a_.data(),
+                                                               s.pair_b_.data(), s.id_.data()});
+    s.incident_offset_.swap(s.pair_count_);
+    s.incident_entry_.swap(new_entry);
+    contact_builder<Sim>::release(s.pair_count_, new_entry);
     s.num_contacts_ = total;
     if constexpr (Sim::law_traits::writes_owner_wildcards) s.owner_increment_.resize(2 * std::size_t(total));
     if constexpr (Sim::law_traits::writes_geometry_wildcards) s.geometry_increment_.resize(2 * std::size_t(total));
