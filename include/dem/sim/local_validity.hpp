@@ -78,8 +78,8 @@ struct local_validity {
   }
 
   // Adds the `missing` recorded pairs (duplicates among them once) at the end of the list with a
-  // fresh history, and counts the incident lists again: each particle's entries in partner-id order,
-  // as a build leaves them. A build would list these pairs with a fresh history too (they were
+  // fresh history, and inserts their entries into the incident lists: each particle's entries in
+  // partner-id order, as a build leaves them. A build would list these pairs with a fresh history too (they were
   // farther apart than the detection gap at the last build, so not in contact since), and the
   // forces do not depend on where a pair stands in the list: the same bits as a rebuild.
   static void patch(Sim& s, std::uint32_t missing) {
