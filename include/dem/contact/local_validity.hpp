@@ -16,7 +16,7 @@
 //     range; more in the finer levels). Two particles both past their budgets are checked pairwise.
 //   - every boundary element within R_i + range + margin / 2 must be in its wall list.
 // A pair found missing is added to the list in place (sim/local_validity.hpp: appended with a
-// fresh history, the incident lists counted again; "only as much work as needed"), before this
+// fresh history, its entries inserted into the incident lists; "only as much work as needed"), before this
 // step's forces: no contact is ever missed, and the margin / 2 of slack keeps the decision clear of
 // rounding. A missing boundary element, more missing pairs than the record holds, or a list that
 // cannot be patched (a deferred build in flight, the energy ledger on) asks for the rebuild
